@@ -1,0 +1,40 @@
+# Num scores — the commands a newcomer needs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test lint format bench-engine messages clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py run
+
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench-engine: install
+	$(BIN)/python bench/engine.py
+
+messages: install
+	$(BIN)/python manage.py makemessages -l fr -l en --no-location --ignore '.venv/*' --ignore 'var/*'
+	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,22 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from scoring import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("new/<str:slug>/", views.sheet_new, name="sheet-new"),
+    path("rules/<str:slug>/", views.rules, name="rules"),
+    path("sheets/", views.my_sheets, name="my-sheets"),
+    path("sheets/<str:sheet_id>/", views.sheet_page, name="sheet"),
+    path("sheets/<str:sheet_id>/rounds/", views.round_add, name="round-add"),
+    path("sheets/<str:sheet_id>/rounds/<int:number>/edit/", views.round_edit, name="round-edit"),
+    path("sheets/<str:sheet_id>/undo/", views.round_undo, name="round-undo"),
+    path("sheets/<str:sheet_id>/rematch/", views.rematch, name="rematch"),
+    path("w/<str:sheet_id>/<str:token>/", views.sheet_watch, name="sheet-watch"),
+    path("healthz", views.healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/", include("allauth.urls")),
+    path("api/v1/", include("scoring.api.urls")),
+    path("admin/", admin.site.urls),
+]

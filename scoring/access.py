@@ -1,0 +1,75 @@
+"""Who may read or write a sheet: its creator (account, browser or edit token) or a share-link holder."""
+
+import secrets
+
+from django.http import Http404
+from django.middleware.csrf import CsrfViewMiddleware
+
+from scoring.models import Sheet
+from scoring.services import edit_token_matches, share_token_matches
+
+OWNER_SESSION_KEY = "owner_id"
+EDITOR, VIEWER = "editor", "viewer"
+
+
+def owner_key(request, *, create: bool = False) -> str:
+    """Return this browser's anonymous owner id, kept in the session data.
+
+    A random id, not the session key: login rotates the key, and the sheets
+    this browser made must follow.
+    """
+    key = request.session.get(OWNER_SESSION_KEY, "")
+    if not key and create:
+        key = secrets.token_urlsafe(16)
+        request.session[OWNER_SESSION_KEY] = key
+    return key
+
+
+def role_for(request, sheet: Sheet, *, share: str = "") -> str | None:
+    """Return EDITOR, VIEWER or None for this request on this sheet."""
+    user = getattr(request, "user", None)
+    if sheet.user_id is not None and user is not None and user.is_authenticated and user.pk == sheet.user_id:
+        return EDITOR
+    key = request.session.get(OWNER_SESSION_KEY, "") if hasattr(request, "session") else ""
+    if sheet.user_id is None and key and secrets.compare_digest(key, sheet.owner_key):
+        return EDITOR
+    if edit_token_matches(sheet, request.headers.get("X-Edit-Token", "")):
+        return EDITOR
+    share = share or request.headers.get("X-Share-Token", "") or request.GET.get("share", "")
+    if share_token_matches(sheet.pk, share):
+        return VIEWER
+    return None
+
+
+def get_sheet(request, sheet_id: str, *, write: bool, share: str = "") -> tuple[Sheet, str]:
+    """Return the live sheet and the request's role, or raise 404 for anyone else.
+
+    Outsiders and share-link holders asking to write all get the same 404, so a
+    response never tells whether a sheet exists.
+    """
+    sheet = Sheet.objects.alive().filter(pk=sheet_id).first() if isinstance(sheet_id, str) else None
+    if sheet is None:
+        raise Http404
+    role = role_for(request, sheet, share=share)
+    if role is None or (write and role != EDITOR):
+        raise Http404
+    return sheet, role
+
+
+def csrf_failure(request) -> bool:
+    """Tell whether an unsafe request that carries cookies fails the CSRF check.
+
+    DRF checks CSRF only for logged-in users; a browser's anonymous session is
+    authority too, so every cookie-carrying write is checked. Clients that send
+    the edit token header and no cookie have no ambient authority to abuse.
+    """
+    request = getattr(request, "_request", request)
+    if request.method in ("GET", "HEAD", "OPTIONS", "TRACE"):
+        return False
+    if request.headers.get("X-Edit-Token") and not request.COOKIES:
+        return False
+    if not request.COOKIES:
+        return False
+    check = CsrfViewMiddleware(lambda r: None)
+    check.process_request(request)
+    return check.process_view(request, None, (), {}) is not None

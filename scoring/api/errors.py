@@ -1,0 +1,47 @@
+"""One error shape for the whole API: {"detail": ..., "errors": [{"path", "code", "message"}]}."""
+
+from django.http import Http404
+from django.utils.translation import gettext as _
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+
+def error_response(errors: list[dict], http_status: int = status.HTTP_400_BAD_REQUEST, detail: str = "") -> Response:
+    """Return the API's error response."""
+    if not detail:
+        detail = errors[0]["message"] if len(errors) == 1 else _("%(n)d problems in the request.") % {"n": len(errors)}
+    return Response({"detail": detail, "errors": errors}, status=http_status)
+
+
+def exception_handler(exc, context):
+    """Turn DRF's and Django's exceptions into the API's error shape, in the user's language."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    if isinstance(exc, exceptions.NotFound):
+        message = _("Not found.")
+        code = "not_found"
+    elif isinstance(exc, exceptions.ParseError):
+        message = _("The request body is not valid JSON.")
+        code = "parse_error"
+    elif isinstance(exc, exceptions.UnsupportedMediaType):
+        message = _("Send the request body as JSON (Content-Type: application/json).")
+        code = "unsupported_media_type"
+    elif isinstance(exc, exceptions.Throttled):
+        wait = exc.wait or 1
+        message = _("Too many requests: try again in %(s)d seconds.") % {"s": max(1, round(wait))}
+        code = "throttled"
+    elif isinstance(exc, exceptions.MethodNotAllowed):
+        message = _("Method %(m)s is not allowed here.") % {"m": context["request"].method}
+        code = "method_not_allowed"
+    elif isinstance(exc, (exceptions.PermissionDenied, exceptions.NotAuthenticated)):
+        message = str(exc.detail)
+        code = "forbidden"
+    elif isinstance(exc, exceptions.APIException):
+        message = str(exc.detail) if isinstance(exc.detail, str) else _("Invalid request.")
+        code = exc.default_code
+    else:
+        return None
+    response = error_response([{"path": "", "code": code, "message": message}], exc.status_code, message)
+    if isinstance(exc, exceptions.Throttled) and exc.wait:
+        response["Retry-After"] = str(max(1, round(exc.wait)))
+    return response

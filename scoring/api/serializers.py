@@ -1,0 +1,123 @@
+"""Request and response shapes for the OpenAPI schema.
+
+The game engine validates every field itself (with paths and plain-language
+messages); these serializers document the shapes.
+"""
+
+from rest_framework import serializers
+
+
+class CardSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["red", "blue", "green", "yellow", "rainbow", "shadow", "joker", "infini", "numx", "action"]
+    )
+    value = serializers.IntegerField(min_value=0, max_value=16, required=False)
+    name = serializers.CharField(required=False, help_text="Action name (kind=action).")
+    visible = serializers.BooleanField(required=False, help_text="Num-X score cards only; never changes points.")
+
+
+class EntrySerializer(serializers.Serializer):
+    cards = CardSerializer(many=True, required=False, help_text="numx, numx-malus, numwin.")
+    points = serializers.IntegerField(required=False, help_text="Points typed by hand instead of cards.")
+    bid = serializers.IntegerField(required=False, min_value=0, help_text="numking.")
+    tricks = serializers.IntegerField(required=False, min_value=0, help_text="numking.")
+    placed = serializers.IntegerField(required=False, min_value=0, help_text="coop Adversaire.")
+    eliminated = serializers.BooleanField(required=False, help_text="coop Adversaire.")
+
+
+class RoundSerializer(serializers.Serializer):
+    entries = serializers.DictField(child=EntrySerializer(), required=False, help_text="Player name → entry.")
+    declarer = serializers.CharField(required=False, allow_null=True, help_text="numwin: who declared Num Win.")
+    cards = serializers.IntegerField(required=False, help_text="numking: cards dealt (a check).")
+    placed = serializers.IntegerField(required=False, help_text="coop Coopératif: cards the table placed.")
+
+
+class ScoreRequestSerializer(serializers.Serializer):
+    players = serializers.ListField(child=serializers.CharField(max_length=40))
+    options = serializers.DictField(required=False)
+    rounds = RoundSerializer(many=True)
+
+
+class DetailSerializer(serializers.Serializer):
+    rule = serializers.CharField()
+    cards = CardSerializer(many=True)
+    points = serializers.IntegerField()
+    text = serializers.CharField(help_text="How the number was reached, in the request's language.")
+
+
+class ResultRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField(required=False)
+    points = serializers.DictField(child=serializers.IntegerField())
+    details = serializers.DictField(child=DetailSerializer(many=True))
+
+
+class TeamSerializer(serializers.Serializer):
+    members = serializers.ListField(child=serializers.CharField())
+    total = serializers.IntegerField()
+
+
+class ResultSerializer(serializers.Serializer):
+    rounds = ResultRoundSerializer(many=True)
+    bonuses = serializers.DictField(child=serializers.IntegerField())
+    totals = serializers.DictField(child=serializers.IntegerField())
+    teams = serializers.DictField(child=TeamSerializer(), allow_null=True)
+    winners = serializers.ListField(child=serializers.CharField())
+    finished = serializers.BooleanField()
+    options = serializers.DictField()
+    next_round = serializers.DictField(allow_null=True)
+    summary = serializers.DictField(required=False)
+
+
+class ErrorItemSerializer(serializers.Serializer):
+    path = serializers.CharField(help_text='Where the problem is, e.g. "rounds[0].entries.Elya.cards[2]".')
+    code = serializers.CharField()
+    message = serializers.CharField(help_text="What is wrong, in the request's language.")
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    errors = ErrorItemSerializer(many=True)
+
+
+class GameSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.DictField(child=serializers.CharField())
+    players = serializers.DictField(child=serializers.IntegerField())
+    wins = serializers.ChoiceField(choices=["highest", "lowest", "coop"])
+    modes = serializers.ListField(child=serializers.DictField())
+    options = serializers.DictField()
+    cards = serializers.DictField()
+    entry = serializers.CharField()
+    summary = serializers.CharField()
+
+
+class SheetCreateSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=["numx", "numx-malus", "numwin", "numking", "coop"])
+    players = serializers.ListField(child=serializers.CharField(max_length=40))
+    options = serializers.DictField(required=False)
+
+
+class SheetSerializer(ResultSerializer):
+    id = serializers.CharField()
+    game = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField())
+    version = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True)
+    can_edit = serializers.BooleanField()
+    url = serializers.CharField()
+    share_url = serializers.CharField(required=False)
+    edit_token = serializers.CharField(required=False, help_text="Returned once, by the create call.")
+
+
+class SheetSummarySerializer(serializers.Serializer):
+    id = serializers.CharField()
+    game = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField())
+    totals = serializers.DictField(child=serializers.IntegerField())
+    finished = serializers.BooleanField()
+    rounds = serializers.IntegerField()
+    updated_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True)
+    url = serializers.CharField()

@@ -1,0 +1,383 @@
+"""The REST API: thin views that parse, check permission and call the services."""
+
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from scoring import services
+from scoring.access import EDITOR, csrf_failure, get_sheet, owner_key
+from scoring.api import serializers as s
+from scoring.api.errors import error_response
+from scoring.games import GAMES
+from scoring.models import Sheet
+
+EXAMPLES = {
+    "numx": {
+        "players": ["Elya", "Sasha"],
+        "options": {"mode": "speedrun"},
+        "rounds": [
+            {
+                "entries": {
+                    "Elya": {"cards": [{"kind": "red", "value": 7}, {"kind": "rainbow", "value": 7}]},
+                    "Sasha": {"cards": [{"kind": "blue", "value": 9}, {"kind": "red", "value": 9}]},
+                }
+            }
+        ],
+    },
+    "numx-malus": {
+        "players": ["Elya", "Sasha"],
+        "options": {"mode": "speedrun", "scoring": "classic", "end": "threshold"},
+        "rounds": [
+            {
+                "entries": {
+                    "Elya": {"cards": [{"kind": "blue", "value": 3}, {"kind": "joker"}]},
+                    "Sasha": {"cards": []},
+                }
+            }
+        ],
+    },
+    "numwin": {
+        "players": ["Elya", "Sasha"],
+        "options": {"mode": "classic"},
+        "rounds": [
+            {
+                "declarer": "Elya",
+                "entries": {
+                    "Elya": {"cards": [{"kind": "rainbow", "value": 5}, {"kind": "shadow", "value": 8}]},
+                    "Sasha": {"points": 4},
+                },
+            }
+        ],
+    },
+    "numking": {
+        "players": ["Elya", "Sasha", "Mendy", "Noa"],
+        "options": {"start": 1},
+        "rounds": [
+            {
+                "cards": 1,
+                "entries": {
+                    "Elya": {"bid": 1, "tricks": 1},
+                    "Sasha": {"bid": 0, "tricks": 0},
+                    "Mendy": {"bid": 0, "tricks": 0},
+                    "Noa": {"bid": 1, "tricks": 0},
+                },
+            }
+        ],
+    },
+    "coop": {
+        "players": ["Elya", "Sasha", "Mendy"],
+        "options": {"mode": "cooperatif"},
+        "rounds": [{"placed": 96}, {"placed": 71}],
+    },
+}
+
+ERRORS = {400: s.ErrorSerializer, 404: s.ErrorSerializer}
+
+
+def request_lang() -> str:
+    """Return the request's language as "fr" or "en"."""
+    return "en" if (translation.get_language() or "fr").startswith("en") else "fr"
+
+
+def _body(request) -> dict | Response:
+    if not isinstance(request.data, dict):
+        return error_response(
+            [{"path": "", "code": "invalid", "message": _("The request body must be a JSON object.")}]
+        )
+    return request.data
+
+
+def _if_match(request) -> int | None:
+    """Return the version an If-Match header names ("3" or "W/\"3\""), if any."""
+    raw = request.headers.get("If-Match", "").strip()
+    if not raw or raw == "*":
+        return None
+    raw = raw.removeprefix("W/").strip('"')
+    return int(raw) if raw.isdigit() else -1
+
+
+def sheet_payload(request, sheet: Sheet, role: str, *, lang: str, edit_token: str = "") -> dict:
+    """Return a sheet with the same result fields as the scoring endpoint."""
+    rounds = list(sheet.rounds.all())
+    result = services.sheet_result(sheet, rounds, lang)
+    for number, (out, stored) in enumerate(zip(result["rounds"], rounds), start=1):
+        out["number"] = number
+        out["entry"] = stored.data
+    payload = {
+        "id": sheet.pk,
+        "game": sheet.game,
+        "players": sheet.players,
+        "version": sheet.version,
+        "created_at": sheet.created_at,
+        "updated_at": sheet.updated_at,
+        "expires_at": sheet.expires_at,
+        "can_edit": role == EDITOR,
+        "url": request.build_absolute_uri(reverse("sheet", args=[sheet.pk])),
+        **result,
+    }
+    if role == EDITOR:
+        payload["share_url"] = request.build_absolute_uri(
+            reverse("sheet-watch", args=[sheet.pk, services.share_token(sheet.pk)])
+        )
+    if edit_token:
+        payload["edit_token"] = edit_token
+    return payload
+
+
+def _sheet_response(request, sheet, role, *, code=status.HTTP_200_OK, edit_token=""):
+    response = Response(sheet_payload(request, sheet, role, lang=request_lang(), edit_token=edit_token), status=code)
+    response["ETag"] = f'"{sheet.version}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _csrf_refused() -> Response:
+    message = _("CSRF check failed: reload the page and try again.")
+    return error_response([{"path": "", "code": "csrf", "message": message}], status.HTTP_403_FORBIDDEN)
+
+
+class GameListView(APIView):
+    @extend_schema(
+        summary="The games: players, modes, options, cards and who wins", responses=s.GameSerializer(many=True)
+    )
+    def get(self, request):
+        lang = request_lang()
+        return Response([game.describe(lang) for game in GAMES.values()])
+
+
+class ScoreView(APIView):
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "score"
+
+    @extend_schema(
+        summary="Score a game without saving it",
+        description="No login, nothing stored. The same engine scores saved sheets.",
+        request=s.ScoreRequestSerializer,
+        responses={200: s.ResultSerializer, **ERRORS},
+        parameters=[OpenApiParameter("slug", str, OpenApiParameter.PATH, enum=list(GAMES))],
+        examples=[OpenApiExample(slug, value=body, request_only=True) for slug, body in EXAMPLES.items()],
+    )
+    def post(self, request, slug):
+        if slug not in GAMES:
+            return error_response(
+                [{"path": "slug", "code": "unknown_game", "message": _("Unknown game: %(game)s.") % {"game": slug}}],
+                status.HTTP_404_NOT_FOUND,
+            )
+        body = _body(request)
+        if isinstance(body, Response):
+            return body
+        unknown = sorted(set(body) - {"players", "options", "rounds"})
+        if unknown:
+            return error_response(
+                [
+                    {"path": k, "code": "unknown_field", "message": _("Unknown field: %(f)s.") % {"f": k}}
+                    for k in unknown
+                ]
+            )
+        try:
+            result = services.score(
+                slug, body.get("players"), body.get("options", {}), body.get("rounds", []), request_lang()
+            )
+        except services.InvalidInput as exc:
+            return error_response(exc.errors)
+        return Response(result)
+
+
+class SheetListView(APIView):
+    def get_throttles(self):
+        if self.request.method == "POST":
+            self.throttle_scope = "sheet_create"
+            return [ScopedRateThrottle()]
+        return []
+
+    @extend_schema(summary="The sheets this browser or account may edit", responses=s.SheetSummarySerializer(many=True))
+    def get(self, request):
+        if request.user.is_authenticated:
+            sheets = Sheet.objects.filter(user=request.user)
+        else:
+            key = owner_key(request)
+            sheets = Sheet.objects.filter(user__isnull=True, owner_key=key) if key else Sheet.objects.none()
+        sheets = sheets.alive().order_by("-updated_at").prefetch_related("seats")[:100]
+        return Response(
+            [
+                {
+                    "id": sheet.pk,
+                    "game": sheet.game,
+                    "players": sheet.players,
+                    "totals": {seat.name: seat.total for seat in sheet.seats.all()},
+                    "finished": sheet.finished,
+                    "rounds": sheet.round_count,
+                    "updated_at": sheet.updated_at,
+                    "expires_at": sheet.expires_at,
+                    "url": request.build_absolute_uri(reverse("api-sheet", args=[sheet.pk])),
+                }
+                for sheet in sheets
+            ]
+        )
+
+    @extend_schema(
+        summary="Create a sheet",
+        description=(
+            "Returns the sheet with `edit_token` (once: send it as `X-Edit-Token` to write) "
+            "and `share_url` (read-only link). A browser session that creates a sheet may "
+            "also write to it. Anonymous sheets expire after 48 hours."
+        ),
+        request=s.SheetCreateSerializer,
+        responses={201: s.SheetSerializer, **ERRORS},
+        examples=[
+            OpenApiExample(
+                slug, value={"game": slug, "players": body["players"], "options": body["options"]}, request_only=True
+            )
+            for slug, body in EXAMPLES.items()
+        ],
+    )
+    def post(self, request):
+        if csrf_failure(request):
+            return _csrf_refused()
+        body = _body(request)
+        if isinstance(body, Response):
+            return body
+        unknown = sorted(set(body) - {"game", "players", "options"})
+        if unknown:
+            return error_response(
+                [
+                    {"path": k, "code": "unknown_field", "message": _("Unknown field: %(f)s.") % {"f": k}}
+                    for k in unknown
+                ]
+            )
+        user = request.user if request.user.is_authenticated else None
+        # Only a browser (a request with cookies) is bound to the sheet by its session.
+        key = owner_key(request, create=True) if request.COOKIES and not user else ""
+        try:
+            created = services.sheet_create(
+                game=body.get("game"),
+                players=body.get("players"),
+                options=body.get("options", {}),
+                owner_key=key,
+                user=user,
+                lang=request_lang(),
+            )
+        except services.InvalidInput as exc:
+            return error_response(exc.errors)
+        return _sheet_response(
+            request, created.sheet, EDITOR, code=status.HTTP_201_CREATED, edit_token=created.edit_token
+        )
+
+
+class SheetDetailView(APIView):
+    @extend_schema(
+        summary="Read a sheet",
+        description="Allowed to its creator (session, account or `X-Edit-Token`) and to share-link holders (`X-Share-Token` or `?share=`).",
+        responses={200: s.SheetSerializer, 404: s.ErrorSerializer},
+    )
+    def get(self, request, sheet_id):
+        sheet, role = get_sheet(request, sheet_id, write=False)
+        if request.headers.get("If-None-Match", "").strip('"') == str(sheet.version):
+            return Response(status=status.HTTP_304_NOT_MODIFIED)
+        return _sheet_response(request, sheet, role)
+
+
+def _write(request, sheet_id, action):
+    """Run a round write with the shared permission, CSRF and error handling."""
+    sheet, role = get_sheet(request, sheet_id, write=True)
+    if csrf_failure(request):
+        return _csrf_refused()
+    try:
+        sheet, code = action(sheet, request_lang(), _if_match(request))
+    except services.InvalidInput as exc:
+        return error_response(exc.errors)
+    except services.VersionMismatch as exc:
+        message = _("The sheet changed since you loaded it: reload it and try again.")
+        response = error_response(
+            [{"path": "", "code": "stale", "message": message}], status.HTTP_412_PRECONDITION_FAILED
+        )
+        response["ETag"] = f'"{exc.current}"'
+        return response
+    except services.RoundNotFound:
+        return error_response(
+            [{"path": "number", "code": "not_found", "message": _("No such round.")}], status.HTTP_404_NOT_FOUND
+        )
+    except services.Conflict:
+        message = _("Another phone added a round at the same moment: reload the sheet.")
+        return error_response([{"path": "", "code": "conflict", "message": message}], status.HTTP_409_CONFLICT)
+    return _sheet_response(request, sheet, role, code=code)
+
+
+class RoundListView(APIView):
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "round_write"
+
+    @extend_schema(
+        summary="Add a round",
+        description="Send `If-Match` with the sheet's version (its ETag) to refuse a stale write (412).",
+        request=s.RoundSerializer,
+        responses={
+            201: s.SheetSerializer,
+            400: s.ErrorSerializer,
+            404: s.ErrorSerializer,
+            409: s.ErrorSerializer,
+            412: s.ErrorSerializer,
+        },
+        examples=[OpenApiExample(slug, value=body["rounds"][0], request_only=True) for slug, body in EXAMPLES.items()],
+    )
+    def post(self, request, sheet_id):
+        def add(sheet, lang, version):
+            return services.round_add(
+                sheet=sheet, data=request.data, lang=lang, if_version=version
+            ), status.HTTP_201_CREATED
+
+        return _write(request, sheet_id, add)
+
+
+class RoundDetailView(APIView):
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "round_write"
+
+    @extend_schema(
+        summary="Replace a round",
+        request=s.RoundSerializer,
+        responses={200: s.SheetSerializer, 400: s.ErrorSerializer, 404: s.ErrorSerializer, 412: s.ErrorSerializer},
+    )
+    def put(self, request, sheet_id, number):
+        def edit(sheet, lang, version):
+            return services.round_edit(
+                sheet=sheet, number=number, data=request.data, lang=lang, if_version=version
+            ), status.HTTP_200_OK
+
+        return _write(request, sheet_id, edit)
+
+    @extend_schema(
+        summary="Remove a round (later rounds move up)",
+        responses={200: s.SheetSerializer, 404: s.ErrorSerializer, 412: s.ErrorSerializer},
+    )
+    def delete(self, request, sheet_id, number):
+        def remove(sheet, lang, version):
+            return services.round_delete(sheet=sheet, number=number, lang=lang, if_version=version), status.HTTP_200_OK
+
+        return _write(request, sheet_id, remove)
+
+
+class RematchView(APIView):
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "sheet_create"
+
+    @extend_schema(
+        summary="Start a new sheet with the same players and options",
+        request=None,
+        responses={201: s.SheetSerializer, 404: s.ErrorSerializer},
+    )
+    def post(self, request, sheet_id):
+        sheet, _role = get_sheet(request, sheet_id, write=True)
+        if csrf_failure(request):
+            return _csrf_refused()
+        user = request.user if request.user.is_authenticated else None
+        key = owner_key(request, create=True) if request.COOKIES and not user else ""
+        created = services.sheet_rematch(sheet=sheet, owner_key=key, user=user, lang=request_lang())
+        return _sheet_response(
+            request, created.sheet, EDITOR, code=status.HTTP_201_CREATED, edit_token=created.edit_token
+        )

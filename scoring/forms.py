@@ -1,0 +1,138 @@
+"""Turn the pages' form fields into the JSON the engine takes, and back.
+
+Fields are named by seat number (`bid-0`, `cards-2`…), never by player name, so any
+name is safe in a form.
+"""
+
+import json
+
+from django.utils.translation import gettext as _
+
+from scoring.services import InvalidInput
+
+
+def _int(value: str, path: str, label: str):
+    value = (value or "").strip()
+    if value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise InvalidInput(
+            [
+                {
+                    "path": path,
+                    "code": "not_a_number",
+                    "message": _("%(label)s: “%(value)s” is not a whole number.")
+                    % {"label": label, "value": value[:20]},
+                }
+            ]
+        ) from None
+
+
+def sheet_options(post, game: dict) -> dict:
+    """Return the options chosen on the new-sheet form, as the engine names them."""
+    options = {}
+    for name, spec in game["options"].items():
+        if name == "teams":
+            continue
+        raw = post.get(f"opt-{name}")
+        if spec.get("type") == "bool":
+            options[name] = raw == "on"
+        elif raw not in (None, ""):
+            if spec.get("type") == "int":
+                options[name] = _int(raw, f"options.{name}", spec.get("label", name))
+            else:
+                options[name] = raw
+    return options
+
+
+def sheet_teams(post, players: list[str]) -> dict | None:
+    """Return {"team": [players]} from the per-seat team fields, or None without teams."""
+    teams: dict[str, list[str]] = {}
+    for seat, name in enumerate(players):
+        team = (post.get(f"team-{seat}") or "").strip()
+        if team:
+            teams.setdefault(team, []).append(name)
+    return teams or None
+
+
+def round_data(post, sheet, game: dict) -> dict:
+    """Return the round the entry form describes, for the engine to check."""
+    players = sheet.players
+    entry = game["entry"]
+    if entry == "coop":
+        if sheet.options.get("mode") == "adversaire":
+            entries = {}
+            for seat, name in enumerate(players):
+                placed = _int(post.get(f"placed-{seat}"), f"entries.{name}.placed", name)
+                entries[name] = {
+                    "placed": placed if placed is not None else 0,
+                    "eliminated": post.get(f"eliminated-{seat}") == "on",
+                }
+            return {"entries": entries}
+        placed = _int(post.get("placed"), "placed", _("Cards placed"))
+        if post.get("won"):
+            placed = int(post.get("deck") or 0) or placed
+        return {"placed": placed}
+    if entry == "bid_tricks":
+        entries = {}
+        for seat, name in enumerate(players):
+            bid = _int(post.get(f"bid-{seat}"), f"entries.{name}.bid", name)
+            tricks = _int(post.get(f"tricks-{seat}"), f"entries.{name}.tricks", name)
+            entries[name] = {"bid": bid if bid is not None else 0, "tricks": tricks if tricks is not None else 0}
+        data = {"entries": entries}
+        cards = _int(post.get("cards"), "cards", _("Cards dealt"))
+        if cards is not None:
+            data["cards"] = cards
+        return data
+    entries = {}
+    for seat, name in enumerate(players):
+        raw_cards = (post.get(f"cards-{seat}") or "").strip()
+        points = _int(post.get(f"points-{seat}"), f"entries.{name}.points", name)
+        cards = []
+        if raw_cards:
+            try:
+                cards = json.loads(raw_cards)
+            except ValueError:
+                raise InvalidInput(
+                    [
+                        {
+                            "path": f"entries.{name}.cards",
+                            "code": "invalid",
+                            "message": _("%(name)s: the cards could not be read.") % {"name": name},
+                        }
+                    ]
+                ) from None
+        if points is not None and not cards:
+            entries[name] = {"points": points}
+        else:
+            entries[name] = {"cards": cards}
+    data = {"entries": entries}
+    if sheet.game == "numwin":
+        declarer = post.get("declarer", "")
+        data["declarer"] = players[int(declarer)] if declarer.isdigit() and int(declarer) < len(players) else None
+    return data
+
+
+def form_values(sheet, data: dict | None) -> dict:
+    """Return the per-seat values a round holds, to fill the entry form (edit or retry)."""
+    values = {"seats": {}, "placed": "", "declarer": "", "cards": ""}
+    if not data:
+        return values
+    entries = data.get("entries") or {}
+    for seat, name in enumerate(sheet.players):
+        e = entries.get(name) or {}
+        values["seats"][seat] = {
+            "cards": json.dumps(e["cards"]) if isinstance(e.get("cards"), list) else "",
+            "points": e.get("points", "") if "cards" not in e else "",
+            "bid": e.get("bid", ""),
+            "tricks": e.get("tricks", ""),
+            "placed": e.get("placed", ""),
+            "eliminated": bool(e.get("eliminated")),
+        }
+    values["placed"] = data.get("placed", "")
+    values["cards"] = data.get("cards", "")
+    if data.get("declarer") in sheet.players:
+        values["declarer"] = str(sheet.players.index(data["declarer"]))
+    return values

@@ -1,0 +1,474 @@
+"""Shared machinery of the scoring engines: errors, validation helpers, the Game base class.
+
+Plain Python: no Django here, the engines must run anywhere (tests, bench, API).
+"""
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from .i18n import pick, t
+
+MAX_NAME = 40
+MAX_ROUNDS = 500  # bounds the work of one request; no real sheet comes close
+TYPED_MIN, TYPED_MAX = -1000, 1000
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One problem found in the input: where it is, what it is, and the facts to say it."""
+
+    path: str
+    code: str
+    params: dict = field(default_factory=dict)
+
+    def message(self, lang="fr"):
+        """Return the issue as plain words in ``lang``."""
+        return t(self.code, lang, **{k: render(v, lang) for k, v in self.params.items()})
+
+
+class ScoringError(Exception):
+    """Raised when the input cannot be scored; ``errors`` lists every problem found."""
+
+    def __init__(self, errors):
+        self.errors = list(errors)
+        super().__init__("; ".join(f"{e.path}: {e.message('en')}" for e in self.errors))
+
+    def messages(self, lang="fr"):
+        """Return the problems as [{"path", "code", "message"}] with messages in ``lang``."""
+        return [{"path": e.path, "code": e.code, "message": e.message(lang)} for e in self.errors]
+
+
+def render(value, lang):
+    """Return a parameter of a message as text in ``lang``."""
+    if hasattr(value, "render"):
+        return value.render(lang)
+    if isinstance(value, dict) and "fr" in value:
+        return pick(value, lang)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(render(v, lang) for v in value)
+    if isinstance(value, str):
+        return value
+    return shown(value)
+
+
+def shown(value, limit=40):
+    """Return a short printable form of any input value (for messages about bad input)."""
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif value is None:
+        text = "null"
+    elif isinstance(value, str):
+        text = value
+    else:
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Problems:
+    """Collect issues while validating, then raise them all at once."""
+
+    __slots__ = ("issues",)
+
+    def __init__(self):
+        self.issues = []
+
+    def add(self, path, code, **params):
+        """Record one issue."""
+        self.issues.append(Issue(path, code, params))
+
+    def __bool__(self):
+        return bool(self.issues)
+
+    def __len__(self):
+        return len(self.issues)
+
+    def raise_if_any(self):
+        """Raise ScoringError if any issue was recorded."""
+        if self.issues:
+            raise ScoringError(self.issues)
+
+
+def is_int(value):
+    """Tell whether ``value`` is a JSON integer (booleans are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_int(value, path, lo, hi, problems):
+    """Return ``value`` if it is an int in lo..hi, else record the issue and return None."""
+    if not is_int(value):
+        problems.add(path, "int_type", value=shown(value))
+        return None
+    if not lo <= value <= hi:
+        problems.add(path, "out_of_range", value=value, min=lo, max=hi)
+        return None
+    return value
+
+
+def check_bool(value, path, problems):
+    """Return ``value`` if it is a boolean, else record the issue and return None."""
+    if not isinstance(value, bool):
+        problems.add(path, "bool_type", value=shown(value))
+        return None
+    return value
+
+
+def check_fields(obj, path, allowed, problems):
+    """Record an issue for each key of ``obj`` that is not in ``allowed``."""
+    for key in obj:
+        if key not in allowed:
+            problems.add(f"{path}.{shown(key)}", "field_unknown", name=shown(key))
+
+
+def name_key(name):
+    """Return the key under which two names are the same (case-insensitive, trimmed)."""
+    return name.strip().casefold()
+
+
+def check_players(players, lo, hi, problems):
+    """Validate the player list; return it, or None when it is unusable."""
+    if not isinstance(players, list):
+        problems.add("players", "players_type")
+        return None
+    ok = True
+    seen = set()
+    for i, name in enumerate(players):
+        path = f"players[{i}]"
+        if not isinstance(name, str) or not name.strip():
+            problems.add(path, "player_name_invalid", name=shown(name))
+            ok = False
+            continue
+        if len(name) > MAX_NAME:
+            problems.add(
+                path,
+                "player_name_long",
+                name=shown(name),
+                length=len(name),
+                max=MAX_NAME,
+            )
+            ok = False
+        key = name_key(name)
+        if key in seen:
+            problems.add(path, "player_duplicate", name=name)
+            ok = False
+        seen.add(key)
+    if not lo <= len(players) <= hi:
+        problems.add("players", "players_count", min=lo, max=hi, count=len(players))
+        ok = False
+    return players if ok else None
+
+
+def check_teams(players, raw, problems, size=None, min_size=2, count=None):
+    """Validate option ``teams``; return {team: [members]} or None.
+
+    ``size`` forces an exact team size, ``count`` an exact number of teams;
+    every player must be in exactly one team.
+    """
+    path = "options.teams"
+    if not isinstance(raw, dict) or not raw:
+        problems.add(path, "teams_type")
+        return None
+    before = len(problems)
+    known = set(players)
+    owner = {}
+    seen_names = set()
+    for team, members in raw.items():
+        tpath = f"{path}.{shown(team)}"
+        if not isinstance(team, str) or not team.strip() or len(team) > MAX_NAME:
+            problems.add(tpath, "team_name_invalid", name=shown(team), max=MAX_NAME)
+            continue
+        if name_key(team) in seen_names:
+            problems.add(tpath, "team_duplicate", name=team)
+        seen_names.add(name_key(team))
+        if not isinstance(members, list):
+            problems.add(tpath, "teams_type")
+            continue
+        for j, member in enumerate(members):
+            mpath = f"{tpath}[{j}]"
+            if not isinstance(member, str) or member not in known:
+                problems.add(mpath, "unknown_player", name=shown(member))
+            elif member in owner:
+                problems.add(mpath, "player_in_two_teams", name=member)
+            else:
+                owner[member] = team
+        if size is not None and len(members) != size:
+            problems.add(tpath, "team_size", team=team, size=size, count=len(members))
+        elif len(members) < min_size:
+            problems.add(tpath, "team_too_small", team=team, count=len(members), min=min_size)
+    for name in players:
+        if name not in owner:
+            problems.add(path, "player_without_team", name=name)
+    if count is not None and len(raw) != count:
+        problems.add(path, "team_count_exact", count_expected=count, count=len(raw))
+    elif len(raw) < 2:
+        problems.add(path, "team_count", min=2, count=len(raw))
+    if len(problems) > before:
+        return None
+    return raw
+
+
+def check_rounds(rounds, problems):
+    """Validate the outer shape of ``rounds``; return the list (possibly empty) or None."""
+    if rounds is None:
+        return []
+    if not isinstance(rounds, list):
+        problems.add("rounds", "rounds_type")
+        return None
+    if len(rounds) > MAX_ROUNDS:
+        problems.add("rounds", "rounds_limit", count=len(rounds), max=MAX_ROUNDS)
+        return None
+    return rounds
+
+
+def check_entries(rnd, path, expected, players, problems):
+    """Validate ``rnd["entries"]``: one dict per expected player, nothing else.
+
+    Return {player: entry dict} for the entries that have the right shape.
+    ``expected`` is the list of players who must give an entry; None means
+    "unknown" (an earlier error): then only the given entries are checked.
+    """
+    epath = f"{path}.entries"
+    entries = rnd.get("entries")
+    if not isinstance(entries, dict):
+        problems.add(epath, "entries_type")
+        return {}
+    good = {}
+    known = players if isinstance(players, set) else set(players)
+    wanted = known if expected is None else set(expected)
+    for name, entry in entries.items():
+        ppath = f"{epath}.{shown(name)}"
+        if not isinstance(name, str) or name not in known:
+            problems.add(ppath, "unknown_player", name=shown(name))
+        elif name not in wanted:
+            problems.add(ppath, "not_in_tiebreak", name=name)
+        elif not isinstance(entry, dict):
+            problems.add(ppath, "entry_type", name=name)
+        else:
+            good[name] = entry
+    if expected is not None:
+        for name in expected:
+            if name not in entries:
+                problems.add(f"{epath}.{name}", "entry_missing", name=name)
+    return good
+
+
+def detail(rule, cards, points, lang, **params):
+    """Return one explanation line of a score; ``cards`` are Card objects (echoed as dicts)."""
+    return {
+        "rule": rule,
+        "cards": [c.raw for c in cards],
+        "points": points,
+        "text": t(
+            "d." + rule,
+            lang,
+            cards=" ".join(c.short(lang) for c in cards),
+            points=signed(points),
+            **{k: render(v, lang) for k, v in params.items()},
+        ),
+    }
+
+
+def signed(points):
+    """Return points as text, with a real minus sign for negatives."""
+    return f"−{-points}" if points < 0 else str(points)
+
+
+def leaders(totals, wins):
+    """Return the names sharing the best total (highest or lowest), in input order."""
+    if not totals:
+        return []
+    best = max(totals.values()) if wins == "highest" else min(totals.values())
+    return [name for name, total in totals.items() if total == best]
+
+
+class Option:
+    """Describe one game option: its kind, allowed values and default."""
+
+    def __init__(self, name, kind, label, default=None, choices=None, lo=None, hi=None):
+        self.name = name
+        self.kind = kind  # "choice", "bool", "int" or "teams"
+        self.label = label
+        self.default = default
+        self.choices = choices  # for "choice": {slug: {"fr", "en"}}
+        self.lo = lo
+        self.hi = hi
+
+    def describe(self, lang):
+        """Return the catalogue entry of this option."""
+        entry = {"default": self.default, "label": pick(self.label, lang)}
+        if self.kind == "choice":
+            entry["choices"] = list(self.choices)
+        else:
+            entry["type"] = self.kind
+            if self.kind == "int":
+                entry["min"] = self.lo
+                entry["max"] = self.hi
+        return entry
+
+    def check(self, value, problems):
+        """Return the value if it is acceptable for this option, else record it and return None."""
+        path = f"options.{self.name}"
+        if self.kind == "choice":
+            if not isinstance(value, str) or value not in self.choices:
+                code = "mode_unknown" if self.name == "mode" else "choice_unknown"
+                problems.add(
+                    path,
+                    code,
+                    option=self.name,
+                    value=shown(value),
+                    choices=list(self.choices),
+                )
+                return None
+            return value
+        if self.kind == "bool":
+            return check_bool(value, path, problems)
+        if self.kind == "int":
+            return check_int(value, path, self.lo, self.hi, problems)
+        return value  # "teams": checked by the game, which knows its team rules
+
+
+class Game:
+    """Base of every game engine; subclasses fill the class attributes and ``_score``."""
+
+    slug = ""
+    name: ClassVar[dict] = {"fr": "", "en": ""}
+    min_players = 2
+    max_players = 2
+    wins = "highest"
+    entry = "cards"
+    modes: ClassVar[dict] = {}  # slug -> {"fr", "en"}
+    options_spec = ()  # Option instances, "mode" first
+    summary: ClassVar[dict] = {"fr": "", "en": ""}
+    card_kinds = ()
+    card_actions = ()
+
+    # -- catalogue ---------------------------------------------------------
+
+    def describe(self, lang="fr"):
+        """Return this game's catalogue entry (JSON-serialisable) in ``lang``."""
+        return {
+            "slug": self.slug,
+            "name": dict(self.name),
+            "players": {"min": self.min_players, "max": self.max_players},
+            "wins": self.wins,
+            "modes": [{"slug": s, "name": pick(n, lang)} for s, n in self.modes.items()],
+            "options": {o.name: o.describe(lang) for o in self.options_spec},
+            "cards": {
+                "kinds": list(self.card_kinds),
+                "actions": list(self.card_actions),
+            },
+            "entry": self.entry,
+            "summary": pick(self.summary, lang),
+        }
+
+    # -- options -------------------------------------------------------------
+
+    def normalize_options(self, players, options):
+        """Return ``options`` with defaults filled; raise ScoringError on bad options."""
+        problems = Problems()
+        players = check_players(players, self.min_players, self.max_players, problems)
+        opts = self._options(players, options, problems)
+        problems.raise_if_any()
+        return opts
+
+    def _options(self, players, options, problems):
+        """Validate options into a new dict (None values for the broken ones)."""
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            problems.add("options", "options_type")
+            options = {}
+        spec = {o.name: o for o in self.options_spec}
+        for key in options:
+            if key not in spec:
+                problems.add(
+                    f"options.{shown(key)}",
+                    "option_unknown",
+                    name=shown(key),
+                    choices=list(spec),
+                )
+        opts = {}
+        for name, option in spec.items():
+            if name in options and options[name] is not None:
+                opts[name] = option.check(options[name], problems)
+            else:
+                opts[name] = option.default
+        self._check_options(players, opts, options, problems)
+        return opts
+
+    def _check_options(self, players, opts, given, problems):
+        """Fill computed defaults and check option combinations (per game).
+
+        ``players`` is None when the player list itself is broken: skip what depends on it.
+        """
+
+    # -- scoring ---------------------------------------------------------------
+
+    def score(self, players, options, rounds, lang="fr"):
+        """Validate and score a whole game; return the result dict or raise ScoringError."""
+        problems = Problems()
+        players = check_players(players, self.min_players, self.max_players, problems)
+        opts = self._options(players, options, problems)
+        rounds = check_rounds(rounds, problems)
+        if problems:
+            # Rounds cannot be checked against broken players or options.
+            problems.raise_if_any()
+        result = self._score(players, opts, rounds, lang, problems)
+        problems.raise_if_any()
+        result["options"] = opts
+        return result
+
+    def round_info(self, players, options, rounds):
+        """Return what the next round needs (None once the game is finished)."""
+        return self.score(players, options, rounds)["next_round"]
+
+    def _score(self, players, opts, rounds, lang, problems):
+        raise NotImplementedError
+
+    # -- shared pieces ---------------------------------------------------------
+
+    def _round_dict(self, rnd, path, allowed, problems):
+        """Return ``rnd`` if it is a dict with only ``allowed`` keys (issues recorded)."""
+        if not isinstance(rnd, dict):
+            problems.add(path, "round_type")
+            return None
+        check_fields(rnd, path, allowed, problems)
+        return rnd
+
+    def _too_many(self, rounds, finished_after, problems):
+        """Record that rounds exist after the one that ended the game."""
+        problems.add("rounds", "too_many_rounds", finished=finished_after, count=len(rounds))
+
+    def _result(self, players, round_results, bonuses, wins_totals, finished, next_round, teams):
+        """Assemble the common result shape."""
+        totals = {p: bonuses.get(p, 0) for p in players}
+        for rr in round_results:
+            if rr.get("tiebreak"):
+                continue
+            for p, pts in rr["points"].items():
+                totals[p] += pts
+        return {
+            "rounds": round_results,
+            "bonuses": {p: bonuses.get(p, 0) for p in players},
+            "totals": totals,
+            "teams": teams,
+            "winners": [],
+            "finished": finished,
+            "next_round": next_round,
+        }
+
+
+def next_round(number, players, cards=None, tiebreak=False):
+    """Return the ``next_round`` object."""
+    return {
+        "number": number,
+        "cards": cards,
+        "tiebreak": tiebreak,
+        "players": list(players),
+    }
+
+
+def team_totals(teams, totals):
+    """Return {team: {"members", "total"}} where the team total is its members' sum."""
+    return {
+        team: {"members": list(members), "total": sum(totals[m] for m in members)} for team, members in teams.items()
+    }

@@ -1,0 +1,250 @@
+"""The cooperative climbing game (rule book 003): a session of games, never finished."""
+
+from typing import ClassVar
+
+from .base import (
+    Game,
+    Option,
+    check_bool,
+    check_entries,
+    check_fields,
+    check_int,
+    detail,
+    leaders,
+    next_round,
+)
+
+MODES = {
+    "cooperatif": {
+        "fr": "Coopératif (toute la table)",
+        "en": "Cooperative (whole table)",
+    },
+    "adversaire": {
+        "fr": "Adversaire (chacun sa couleur)",
+        "en": "Versus (one colour each)",
+    },
+}
+PLAYERS = {"cooperatif": (2, 5), "adversaire": (2, 4)}
+COLOUR_CARDS = 17  # one classic family, 0-16
+DECOUVERTE_REMOVED = 17  # one family left out
+
+# Rule book simulations, in percent: players -> (normal, expert, decouverte).
+REFERENCE = {
+    2: (52.0, 52.7, 60.7),
+    3: (39.5, 32.7, 34.7),
+    4: (20.0, 15.3, 30.7),
+    5: (16.0, 4.7, 18.7),
+}
+
+
+def deck_size(n_players, decouverte=False):
+    """Return the Coopératif deck size: 93 cards with 2 players, 96 with 3+, minus Découverte."""
+    size = 93 if n_players == 2 else 96
+    return size - DECOUVERTE_REMOVED if decouverte else size
+
+
+def reference_rate(n_players, expert=False, decouverte=False):
+    """Return the rule book's simulated win rate (percent), None when it was not simulated."""
+    row = REFERENCE.get(n_players)
+    if row is None or (expert and decouverte):
+        return None
+    if expert:
+        return row[1]
+    if decouverte:
+        return row[2]
+    return row[0]
+
+
+class Coop(Game):
+    """The climbing game: the sheet records each game of a session and the table's record."""
+
+    slug = "coop"
+    name: ClassVar[dict] = {
+        "fr": "Jeu coopératif (climbing)",
+        "en": "Cooperative climbing game",
+    }
+    min_players = 2
+    max_players = 5
+    wins = "coop"
+    entry = "coop"
+    modes: ClassVar[dict] = MODES
+    options_spec = (
+        Option(
+            "mode",
+            "choice",
+            {"fr": "Mode de jeu", "en": "Game mode"},
+            "cooperatif",
+            MODES,
+        ),
+        Option(
+            "expert",
+            "bool",
+            {
+                "fr": "Mode Expert (sans la règle du ±10)",
+                "en": "Expert mode (no ±10 rule)",
+            },
+            False,
+        ),
+        Option(
+            "decouverte",
+            "bool",
+            {
+                "fr": "Mode Découverte (3 familles, 17 cartes en moins)",
+                "en": "Découverte mode (3 families, 17 cards fewer)",
+            },
+            False,
+        ),
+    )
+    summary: ClassVar[dict] = {
+        "fr": (
+            "En Coopératif, toute la table pose ses cartes sur les piles montantes et "
+            "descendantes : la partie est gagnée quand tout le paquet est posé, sinon le nombre "
+            "de cartes posées est le score à battre. En Adversaire, chacun complète sa couleur : "
+            "17 cartes posées gagnent, sinon le plus de cartes posées."
+        ),
+        "en": (
+            "In Cooperative mode the whole table plays on rising and falling piles: the game is "
+            "won when the whole deck is placed, otherwise the cards placed are the score to beat. "
+            "In Versus mode everyone completes their own colour: 17 cards placed wins, else the "
+            "most cards placed."
+        ),
+    }
+    card_kinds = (
+        "red",
+        "blue",
+        "green",
+        "yellow",
+        "shadow",
+        "rainbow",
+        "joker",
+        "action",
+    )
+    card_actions = ("flip", "flash", "simple", "passe")
+
+    def _check_options(self, players, opts, given, problems):
+        mode = opts["mode"]
+        if mode == "adversaire" and opts["decouverte"]:
+            problems.add("options.decouverte", "decouverte_adversaire")
+        if players is not None and mode in PLAYERS:
+            lo, hi = PLAYERS[mode]
+            if not lo <= len(players) <= hi:
+                problems.add(
+                    "players",
+                    "players_count_mode",
+                    mode=MODES[mode],
+                    min=lo,
+                    max=hi,
+                    count=len(players),
+                )
+
+    def _score(self, players, opts, rounds, lang, problems):
+        if opts["mode"] == "adversaire":
+            return self._adversaire(players, rounds, lang, problems)
+        return self._cooperatif(players, opts, rounds, lang, problems)
+
+    def _cooperatif(self, players, opts, rounds, lang, problems):
+        deck = deck_size(len(players), opts["decouverte"])
+        results = []
+        for i, rnd in enumerate(rounds):
+            path = f"rounds[{i}]"
+            rnd = self._round_dict(rnd, path, {"entries", "placed"}, problems)
+            if rnd is None:
+                continue
+            if rnd.get("entries"):
+                problems.add(f"{path}.entries", "entries_not_allowed")
+            if "placed" not in rnd:
+                problems.add(f"{path}.placed", "field_required", name="placed")
+                continue
+            placed = check_int(rnd["placed"], f"{path}.placed", 0, deck, problems)
+            if placed is None or problems:
+                continue
+            rule = "coop_won" if placed == deck else "coop_lost"
+            line = detail(rule, [], placed, lang, placed=placed, deck=deck)
+            results.append(
+                {
+                    "points": {p: placed for p in players},
+                    "details": {p: [line] for p in players},
+                    "placed": placed,
+                    "won": placed == deck,
+                }
+            )
+        if problems:
+            return {}
+        wins = sum(1 for r in results if r["won"])
+        games = len(results)
+        summary = {
+            "mode": "cooperatif",
+            "games": games,
+            "wins": wins,
+            "win_rate": round(100 * wins / games, 1) if games else None,
+            "best": max((r["placed"] for r in results), default=None),
+            "deck": deck,
+            "reference_win_rate": reference_rate(len(players), opts["expert"], opts["decouverte"]),
+        }
+        winners = list(players) if results and results[-1]["won"] else []
+        return self._session(players, results, winners, summary, entry_players=[])
+
+    def _adversaire(self, players, rounds, lang, problems):
+        known = set(players)
+        results = []
+        for i, rnd in enumerate(rounds):
+            path = f"rounds[{i}]"
+            rnd = self._round_dict(rnd, path, {"entries"}, problems)
+            if rnd is None:
+                continue
+            entries = check_entries(rnd, path, players, known, problems)
+            placed = {}
+            eliminated = {}
+            for name in players:
+                entry = entries.get(name)
+                if entry is None:
+                    continue
+                epath = f"{path}.entries.{name}"
+                check_fields(entry, epath, ("placed", "eliminated"), problems)
+                if "placed" not in entry:
+                    problems.add(f"{epath}.placed", "field_required", name="placed")
+                else:
+                    value = check_int(entry["placed"], f"{epath}.placed", 0, COLOUR_CARDS, problems)
+                    if value is not None:
+                        placed[name] = value
+                out = entry.get("eliminated", False)
+                if check_bool(out, f"{epath}.eliminated", problems) is not None:
+                    eliminated[name] = out
+            complete = [p for p in players if placed.get(p) == COLOUR_CARDS]
+            if len(complete) > 1:
+                # The first to place all 17 wins at once, so a second one cannot follow.
+                problems.add(path, "adversaire_two_complete", names=complete)
+            if problems:
+                continue
+            details = {}
+            for p in players:
+                rule = "adversaire_eliminated" if eliminated[p] else "adversaire"
+                details[p] = [detail(rule, [], placed[p], lang, placed=placed[p])]
+            results.append(
+                {
+                    "points": dict(placed),
+                    "details": details,
+                    "eliminated": dict(eliminated),
+                    "winners": complete or leaders(placed, "highest"),
+                }
+            )
+        if problems:
+            return {}
+        wins = {p: sum(1 for r in results if p in r["winners"]) for p in players}
+        summary = {"mode": "adversaire", "games": len(results), "wins": wins}
+        winners = list(results[-1]["winners"]) if results else []
+        return self._session(players, results, winners, summary, entry_players=players)
+
+    def _session(self, players, results, winners, summary, entry_players):
+        totals = {p: sum(r["points"][p] for r in results) for p in players}
+        return {
+            "rounds": results,
+            "bonuses": {p: 0 for p in players},
+            "totals": totals,
+            "teams": None,
+            "winners": winners,
+            # The rules never close a session: the table does.
+            "finished": False,
+            "next_round": next_round(len(results) + 1, entry_players),
+            "summary": summary,
+        }

@@ -1,0 +1,442 @@
+"""Translatable strings of the scoring engines (French first, English second).
+
+Every message is a ``str.format`` template; ``t(code, lang, **params)`` renders one.
+An unknown language falls back to French, an unknown code to the code itself.
+"""
+
+LANGS = ("fr", "en")
+
+COLOURS = {
+    "red": {"fr": "rouge", "en": "red"},
+    "blue": {"fr": "bleu", "en": "blue"},
+    "green": {"fr": "vert", "en": "green"},
+    "yellow": {"fr": "jaune", "en": "yellow"},
+}
+
+# Colour names as adjectives after "carte" (feminine in French).
+COLOURS_FEM = {
+    "red": {"fr": "rouge", "en": "red"},
+    "blue": {"fr": "bleue", "en": "blue"},
+    "green": {"fr": "verte", "en": "green"},
+    "yellow": {"fr": "jaune", "en": "yellow"},
+    "rainbow": {"fr": "Rainbow", "en": "rainbow"},
+    "shadow": {"fr": "Shadow", "en": "shadow"},
+}
+
+EMOJI = {
+    "red": "🔴",
+    "blue": "🔵",
+    "green": "🟢",
+    "yellow": "🟡",
+    "rainbow": "🌈",
+    "shadow": "🌑",
+}
+
+SPECIALS = {
+    "joker": {"fr": "Joker", "en": "Joker"},
+    "infini": {"fr": "∞", "en": "∞"},
+    "numx": {"fr": "⚡ Num-X", "en": "⚡ Num-X"},
+}
+
+# Specials with their article, used as the subject of a sentence.
+SPECIALS_THE = {
+    "joker": {"fr": "Le joker", "en": "The joker"},
+    "infini": {"fr": "La carte ∞ Infini", "en": "The ∞ Infini card"},
+    "numx": {"fr": "La carte ⚡ Num-X", "en": "The ⚡ Num-X card"},
+}
+
+ACTIONS = {
+    "block": {"fr": "Block", "en": "Block"},
+    "flip": {"fr": "Flip", "en": "Flip"},
+    "swipe": {"fr": "Swipe", "en": "Swipe"},
+    "eclair": {"fr": "Éclair", "en": "Eclair"},
+    "quantique": {"fr": "Quantique", "en": "Quantique"},
+    "malus": {"fr": "Malus", "en": "Malus"},
+    "simple": {"fr": "Simple", "en": "Simple"},
+    "double": {"fr": "Double", "en": "Double"},
+    "twister": {"fr": "Twister", "en": "Twister"},
+    "bombe-x": {"fr": "Bombe-X", "en": "Bombe-X"},
+    "tornade": {"fr": "Tornade", "en": "Tornade"},
+    "flash": {"fr": "Flash", "en": "Flash"},
+    "passe": {"fr": "Passe", "en": "Passe"},
+}
+
+MESSAGES = {
+    # --- players -------------------------------------------------------
+    "players_type": {
+        "fr": "La liste des joueurs doit être une liste de noms.",
+        "en": "Players must be a list of names.",
+    },
+    "players_count": {
+        "fr": "Il faut de {min} à {max} joueurs ({count} donnés).",
+        "en": "This game needs {min} to {max} players ({count} given).",
+    },
+    "players_count_mode": {
+        "fr": "Le mode {mode} se joue de {min} à {max} joueurs ({count} donnés).",
+        "en": "Mode {mode} is played by {min} to {max} players ({count} given).",
+    },
+    "player_name_invalid": {
+        "fr": "Nom de joueur invalide : {name} (un texte non vide est attendu).",
+        "en": "Invalid player name: {name} (a non-empty text is expected).",
+    },
+    "player_name_long": {
+        "fr": "Nom trop long : {name} ({length} caractères, au plus {max}).",
+        "en": "Name too long: {name} ({length} characters, at most {max}).",
+    },
+    "player_duplicate": {
+        "fr": "Joueur en double : {name}.",
+        "en": "Player listed twice: {name}.",
+    },
+    "unknown_player": {
+        "fr": "Joueur inconnu : {name}.",
+        "en": "Unknown player: {name}.",
+    },
+    # --- options -------------------------------------------------------
+    "options_type": {
+        "fr": "Les options doivent être un objet.",
+        "en": "Options must be an object.",
+    },
+    "option_unknown": {
+        "fr": "Option inconnue : {name} ({choices}).",
+        "en": "Unknown option: {name} ({choices}).",
+    },
+    "mode_unknown": {
+        "fr": "Mode inconnu : {value} ({choices}).",
+        "en": "Unknown mode: {value} ({choices}).",
+    },
+    "choice_unknown": {
+        "fr": "Valeur inconnue pour {option} : {value} ({choices}).",
+        "en": "Unknown value for {option}: {value} ({choices}).",
+    },
+    "bool_type": {
+        "fr": "Vrai ou faux attendu : {value}.",
+        "en": "True or false expected: {value}.",
+    },
+    "int_type": {
+        "fr": "Nombre entier attendu : {value}.",
+        "en": "Whole number expected: {value}.",
+    },
+    "out_of_range": {
+        "fr": "Valeur hors limites : {value} ({min} à {max}).",
+        "en": "Value out of range: {value} ({min} to {max}).",
+    },
+    "teams_type": {
+        "fr": "Les équipes doivent associer chaque nom d'équipe à une liste de joueurs.",
+        "en": "Teams must map each team name to a list of players.",
+    },
+    "team_name_invalid": {
+        "fr": "Nom d'équipe invalide : {name} (texte non vide de {max} caractères au plus).",
+        "en": "Invalid team name: {name} (non-empty text of at most {max} characters).",
+    },
+    "team_duplicate": {
+        "fr": "Équipe en double : {name}.",
+        "en": "Team listed twice: {name}.",
+    },
+    "team_too_small": {
+        "fr": "Équipe trop petite : {team} ({count} joueur(s), au moins {min}).",
+        "en": "Team too small: {team} ({count} player(s), at least {min}).",
+    },
+    "team_size": {
+        "fr": "L'équipe {team} doit compter exactement {size} joueurs ({count} donnés).",
+        "en": "Team {team} must have exactly {size} players ({count} given).",
+    },
+    "team_count": {
+        "fr": "Il faut au moins {min} équipes ({count} données).",
+        "en": "At least {min} teams are needed ({count} given).",
+    },
+    "team_count_exact": {
+        "fr": "Il faut exactement {count_expected} équipes ({count} données).",
+        "en": "Exactly {count_expected} teams are needed ({count} given).",
+    },
+    "player_in_two_teams": {
+        "fr": "Joueur dans deux équipes : {name}.",
+        "en": "Player in two teams: {name}.",
+    },
+    "player_without_team": {
+        "fr": "Joueur sans équipe : {name}.",
+        "en": "Player without a team: {name}.",
+    },
+    "teams_not_allowed": {
+        "fr": "Les équipes ne se jouent pas en mode {mode}.",
+        "en": "Teams are not played in mode {mode}.",
+    },
+    "teams_required": {
+        "fr": "Le mode {mode} se joue en équipes de deux : donnez les équipes.",
+        "en": "Mode {mode} is played in teams of two: give the teams.",
+    },
+    "extra_family_players": {
+        "fr": "La famille supplémentaire demande au moins 7 joueurs ({count} ici).",
+        "en": "The extra colour family needs at least 7 players ({count} here).",
+    },
+    "binomes_deck": {
+        "fr": "Trop de joueurs pour les binômes : {count} × 6 cartes dépassent les {deck} cartes du paquet.",
+        "en": "Too many players for pairs: {count} × 6 cards exceed the {deck}-card deck.",
+    },
+    "end_speedgame": {
+        "fr": "Une partie Speed-Game se termine toujours après 2 manches (pas de fin {value}).",
+        "en": "A Speed-Game always ends after 2 rounds (no {value} end).",
+    },
+    "decouverte_adversaire": {
+        "fr": "Le mode Découverte ne se joue qu'en Coopératif.",
+        "en": "Découverte is only played in Coopératif mode.",
+    },
+    # --- rounds --------------------------------------------------------
+    "rounds_type": {
+        "fr": "Les manches doivent être une liste.",
+        "en": "Rounds must be a list.",
+    },
+    "rounds_limit": {
+        "fr": "Trop de manches : {count} (au plus {max}).",
+        "en": "Too many rounds: {count} (at most {max}).",
+    },
+    "too_many_rounds": {
+        "fr": "Trop de manches : la partie est terminée après la manche {finished} ({count} données).",
+        "en": "Too many rounds: the game is over after round {finished} ({count} given).",
+    },
+    "round_type": {
+        "fr": "Une manche doit être un objet.",
+        "en": "A round must be an object.",
+    },
+    "field_unknown": {
+        "fr": "Champ inconnu : {name}.",
+        "en": "Unknown field: {name}.",
+    },
+    "field_required": {
+        "fr": "Champ manquant : {name}.",
+        "en": "Missing field: {name}.",
+    },
+    "entries_type": {
+        "fr": "Les saisies doivent associer chaque joueur à sa saisie.",
+        "en": "Entries must map each player to their entry.",
+    },
+    "entry_missing": {
+        "fr": "Il manque la saisie de {name}.",
+        "en": "The entry of {name} is missing.",
+    },
+    "entry_type": {
+        "fr": "La saisie de {name} doit être un objet.",
+        "en": "The entry of {name} must be an object.",
+    },
+    "entry_cards_or_points": {
+        "fr": "La saisie de {name} doit donner soit les cartes (cards), soit les points (points).",
+        "en": "The entry of {name} must give either the cards or the points.",
+    },
+    "entries_not_allowed": {
+        "fr": "En mode Coopératif, on ne saisit que les cartes posées par la table (placed), pas de saisie par joueur.",
+        "en": "In Coopératif mode only the cards placed by the table are entered (placed), no entry per player.",
+    },
+    "not_in_tiebreak": {
+        "fr": "{name} ne joue pas la manche de départage.",
+        "en": "{name} does not play the tie-break round.",
+    },
+    "declarer_type": {
+        "fr": "Le déclarant doit être un nom de joueur ou rien : {value}.",
+        "en": "The declarer must be a player name or nothing: {value}.",
+    },
+    # --- cards ---------------------------------------------------------
+    "cards_type": {
+        "fr": "Les cartes doivent être une liste.",
+        "en": "Cards must be a list.",
+    },
+    "too_many_cards": {
+        "fr": "Trop de cartes : {count} (au plus {max}).",
+        "en": "Too many cards: {count} (at most {max}).",
+    },
+    "hand_size": {
+        "fr": "Main de {count} cartes : au plus {max} ({hand} cartes + 10 erreurs de défausse).",
+        "en": "Hand of {count} cards: at most {max} ({hand} cards + 10 discard errors).",
+    },
+    "card_type": {
+        "fr": "Carte invalide : {value} (un objet avec un type « kind » est attendu).",
+        "en": "Invalid card: {value} (an object with a “kind” is expected).",
+    },
+    "card_kind_unknown": {
+        "fr": "Type de carte inconnu : {kind} ({choices}).",
+        "en": "Unknown card kind: {kind} ({choices}).",
+    },
+    "card_not_in_game": {
+        "fr": "{card} n'existe pas dans {game}.",
+        "en": "{card} does not exist in {game}.",
+    },
+    "action_unknown": {
+        "fr": "Action inconnue : {name} ({choices}).",
+        "en": "Unknown action: {name} ({choices}).",
+    },
+    "duplicate_card": {
+        "fr": "Carte donnée deux fois : {card}.",
+        "en": "Card given twice: {card}.",
+    },
+    "duplicate_card_other": {
+        "fr": "Carte donnée deux fois : {card} (aussi chez {other}).",
+        "en": "Card given twice: {card} (also held by {other}).",
+    },
+    "too_many_copies": {
+        "fr": "Trop d'exemplaires de {card} dans la manche : {count} (le paquet en a {max}).",
+        "en": "Too many copies of {card} in the round: {count} (the deck has {max}).",
+    },
+    # --- Num King --------------------------------------------------------
+    "bid_above_cards": {
+        "fr": "Annonce de {bid} plis pour {cards} cartes distribuées.",
+        "en": "Bid of {bid} tricks for {cards} cards dealt.",
+    },
+    "tricks_above_cards": {
+        "fr": "{tricks} plis pris pour {cards} cartes distribuées.",
+        "en": "{tricks} tricks taken for {cards} cards dealt.",
+    },
+    "tricks_sum": {
+        "fr": "Les plis pris ({total}) dépassent les cartes distribuées ({cards}).",
+        "en": "The tricks taken ({total}) exceed the cards dealt ({cards}).",
+    },
+    "cards_schedule": {
+        "fr": "Cette manche distribue {expected} cartes, pas {value}.",
+        "en": "This round deals {expected} cards, not {value}.",
+    },
+    # --- coop ----------------------------------------------------------
+    "adversaire_two_complete": {
+        "fr": "Un seul joueur peut poser ses 17 cartes dans une partie : {names}.",
+        "en": "Only one player can place all 17 cards in a game: {names}.",
+    },
+    # --- detail lines (score explanations) -----------------------------
+    "d.typed": {
+        "fr": "Points saisis à la main : {points}",
+        "en": "Points typed by hand: {points}",
+    },
+    "d.non_numeric": {
+        "fr": "{cards}: cartes non numériques → 0",
+        "en": "{cards}: non-numeric cards → 0",
+    },
+    "d.xtrem": {"fr": "{cards}: X-Trem ! → 100", "en": "{cards}: X-Trem! → 100"},
+    "d.cancel": {
+        "fr": "{cards}: la Shadow annule la Rainbow → 0",
+        "en": "{cards}: the shadow cancels the rainbow → 0",
+    },
+    "d.rainbow": {
+        "fr": "{cards}: la Rainbow s'ajoute → {value} × {count} = {points}",
+        "en": "{cards}: the rainbow adds up → {value} × {count} = {points}",
+    },
+    "d.rainbow_alone": {
+        "fr": "{cards}: Rainbow seule → {points}",
+        "en": "{cards}: lone rainbow → {points}",
+    },
+    "d.combo": {
+        "fr": "{cards}: combinaison de {size} → {value} × {count} = {points}",
+        "en": "{cards}: set of {size} → {value} × {count} = {points}",
+    },
+    "d.pair": {"fr": "{cards}: paire annulée → 0", "en": "{cards}: pair cancelled → 0"},
+    "d.shadow_alone": {
+        "fr": "{cards}: Shadow sans Rainbow → 0",
+        "en": "{cards}: shadow without a rainbow → 0",
+    },
+    "d.single": {
+        "fr": "{cards}: carte seule → {points}",
+        "en": "{cards}: single card → {points}",
+    },
+    "d.same_colour_kept": {
+        "fr": "{cards}: plus petite carte {colour} → {points}",
+        "en": "{cards}: smallest {colour} card → {points}",
+    },
+    "d.same_colour_dropped": {
+        "fr": "{cards}: même couleur, seule la plus petite compte → 0",
+        "en": "{cards}: same colour, only the smallest counts → 0",
+    },
+    "d.malus_numeric": {
+        "fr": "{cards}: {count} carte(s) numérique(s) → {points}",
+        "en": "{cards}: {count} numeric card(s) → {points}",
+    },
+    "d.malus_special": {
+        "fr": "{cards}: {count} carte(s) spéciale(s) ou action × {each} → {points}",
+        "en": "{cards}: {count} special or action card(s) × {each} → {points}",
+    },
+    "d.went_out": {"fr": "Aucune carte restante → 0", "en": "No card left → 0"},
+    "d.neutralised": {
+        "fr": "{cards}: Rainbow et Shadow de même valeur neutralisées → 0",
+        "en": "{cards}: rainbow and shadow of the same value neutralised → 0",
+    },
+    "d.face_value": {
+        "fr": "{cards}: valeur faciale → {points}",
+        "en": "{cards}: face value → {points}",
+    },
+    "d.rainbow_active": {
+        "fr": "{cards}: Rainbow activée → {points}",
+        "en": "{cards}: activated rainbow → {points}",
+    },
+    "d.rainbow_inactive": {
+        "fr": "{cards}: Rainbow seule, non activée → 0",
+        "en": "{cards}: lone rainbow, not activated → 0",
+    },
+    "d.action": {"fr": "{cards}: cartes action → 0", "en": "{cards}: action cards → 0"},
+    "d.infini_alone": {
+        "fr": "{cards}: Infini seul → −10",
+        "en": "{cards}: lone Infini → −10",
+    },
+    "d.infini_trap": {
+        "fr": "{cards}: Infini piégé (action ou Rainbow en main) → +20",
+        "en": "{cards}: Infini trapped (action or rainbow in hand) → +20",
+    },
+    "d.infini_many": {
+        "fr": "{cards}: plusieurs Infini → +40 au total",
+        "en": "{cards}: several Infini → +40 in all",
+    },
+    "d.declarer_ok": {
+        "fr": "Num Win annoncé avec la main la plus basse → pas de pénalité",
+        "en": "Num Win declared with the lowest hand → no penalty",
+    },
+    "d.declarer_failed": {
+        "fr": "Num Win raté (main pas la plus basse) → +20",
+        "en": "Failed Num Win (not the lowest hand) → +20",
+    },
+    "d.tiebreak": {
+        "fr": "Manche de départage : ne compte pas dans le total",
+        "en": "Tie-break round: not added to the total",
+    },
+    "d.bid_exact": {
+        "fr": "Annonce {bid}, {tricks} pli(s) : réussie → 10 + 3 × {bid} = {points}",
+        "en": "Bid {bid}, {tricks} trick(s): made → 10 + 3 × {bid} = {points}",
+    },
+    "d.bid_missed": {
+        "fr": "Annonce {bid}, {tricks} pli(s) : écart {gap} → −3 × {gap} = {points}",
+        "en": "Bid {bid}, {tricks} trick(s): off by {gap} → −3 × {gap} = {points}",
+    },
+    "d.zero_exact": {
+        "fr": "Annonce 0 réussie sur {dealt} carte(s) → 20 + 2 × {dealt} = {points}",
+        "en": "Bid 0 made on {dealt} card(s) → 20 + 2 × {dealt} = {points}",
+    },
+    "d.zero_missed": {
+        "fr": "Annonce 0, {tricks} pli(s) : ratée → −(10 + 5 × {tricks}) = {points}",
+        "en": "Bid 0, {tricks} trick(s): failed → −(10 + 5 × {tricks}) = {points}",
+    },
+    "d.coop_won": {
+        "fr": "{placed} cartes posées sur {deck} : victoire de la table",
+        "en": "{placed} of {deck} cards placed: the table wins",
+    },
+    "d.coop_lost": {
+        "fr": "{placed} cartes posées sur {deck} : défaite de la table",
+        "en": "{placed} of {deck} cards placed: the table loses",
+    },
+    "d.adversaire": {
+        "fr": "{placed} carte(s) de sa couleur posée(s) sur 17",
+        "en": "{placed} of 17 own-colour cards placed",
+    },
+    "d.adversaire_eliminated": {
+        "fr": "{placed} carte(s) de sa couleur posée(s) sur 17, éliminé",
+        "en": "{placed} of 17 own-colour cards placed, eliminated",
+    },
+}
+
+
+def pick(texts, lang):
+    """Return the text of ``texts`` ({"fr": ..., "en": ...}) in ``lang``, French if missing."""
+    return texts.get(lang) or texts["fr"]
+
+
+def t(code, lang="fr", **params):
+    """Render message ``code`` in ``lang`` with ``params`` (French when lang is unknown)."""
+    texts = MESSAGES.get(code)
+    if texts is None:
+        return code
+    template = pick(texts, lang)
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        # A missing parameter must never turn a user error into a crash.
+        return template

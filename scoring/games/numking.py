@@ -1,0 +1,245 @@
+"""Num King (rule book 004): bid your tricks; highest total wins."""
+
+from typing import ClassVar
+
+from .base import (
+    Game,
+    Option,
+    check_entries,
+    check_fields,
+    check_int,
+    check_teams,
+    detail,
+    is_int,
+    leaders,
+    next_round,
+    shown,
+)
+
+MODES = {
+    "classic": {
+        "fr": "Classique (manches progressives)",
+        "en": "Classic (growing rounds)",
+    },
+    "binomes": {
+        "fr": "Binômes (6 cartes, 5 manches)",
+        "en": "Pairs (6 cards, 5 rounds)",
+    },
+}
+DECK = 36
+EXTRA_DECK = 52  # an extra colour family 1-16, from 7 players
+EXTRA_FROM = 7
+BINOME_CARDS = 6
+BINOME_ROUNDS = 5
+STREAK_BONUS = {2: 5, 3: 10, 4: 15}
+STREAK_TOP = 40  # 5 or more in a row
+
+
+def round_points(bid, tricks, cards):
+    """Return (points, rule) of one player's round."""
+    if bid == 0:
+        if tricks == 0:
+            return 20 + 2 * cards, "zero_exact"
+        return -(10 + 5 * tricks), "zero_missed"
+    if tricks == bid:
+        return 10 + 3 * bid, "bid_exact"
+    return -3 * abs(bid - tricks), "bid_missed"
+
+
+def streak_bonus(longest):
+    """Return the bonus of a longest run of exact bids."""
+    if longest >= 5:
+        return STREAK_TOP
+    return STREAK_BONUS.get(longest, 0)
+
+
+def schedule(opts, n_players):
+    """Return the list of cards dealt per round."""
+    if opts["mode"] == "binomes":
+        return [BINOME_CARDS] * BINOME_ROUNDS
+    deck = EXTRA_DECK if opts["extra_family"] else DECK
+    return list(range(opts["start"], deck // n_players + 1))
+
+
+class NumKing(Game):
+    """Num King: each round, bid the tricks you will take, then score the result."""
+
+    slug = "numking"
+    name: ClassVar[dict] = {"fr": "Num King", "en": "Num King"}
+    min_players = 2
+    max_players = 12
+    wins = "highest"
+    entry = "bid_tricks"
+    modes: ClassVar[dict] = MODES
+    options_spec = (
+        Option("mode", "choice", {"fr": "Mode de jeu", "en": "Game mode"}, "classic", MODES),
+        Option(
+            "start",
+            "int",
+            {"fr": "Cartes de la première manche", "en": "Cards in the first round"},
+            1,
+            lo=1,
+            hi=EXTRA_DECK // 2,
+        ),
+        Option(
+            "extra_family",
+            "bool",
+            {
+                "fr": "Famille de couleur supplémentaire (7 joueurs ou plus, 52 cartes)",
+                "en": "Extra colour family (7 players or more, 52 cards)",
+            },
+            False,
+        ),
+        Option(
+            "teams",
+            "teams",
+            {
+                "fr": "Binômes : équipes de deux joueurs",
+                "en": "Pairs: teams of two players",
+            },
+        ),
+    )
+    summary: ClassVar[dict] = {
+        "fr": (
+            "Avant chaque manche, chacun annonce ses plis. Annonce exacte : 10 + 3 par pli "
+            "annoncé (annonce 0 réussie : 20 + 2 par carte) ; ratée : −3 par pli d'écart "
+            "(annonce 0 ratée : −10 − 5 par pli). La plus longue série d'annonces exactes "
+            "rapporte un bonus en fin de partie et le plus haut total gagne."
+        ),
+        "en": (
+            "Before each round everyone bids their tricks. An exact bid scores 10 + 3 per trick "
+            "(a made bid of 0: 20 + 2 per card); a missed one −3 per trick off (a failed 0: "
+            "−10 − 5 per trick). The longest run of exact bids earns a bonus at the end and the "
+            "highest total wins."
+        ),
+    }
+    card_kinds = ("rainbow", "shadow", "numx", "action")
+    card_actions = ("flash", "flip", "quantique")
+
+    def _check_options(self, players, opts, given, problems):
+        if players is None:
+            return
+        n = len(players)
+        binomes = opts["mode"] == "binomes"
+        if opts["extra_family"] and n < EXTRA_FROM:
+            problems.add("options.extra_family", "extra_family_players", count=n)
+            opts["extra_family"] = False
+        deck = EXTRA_DECK if opts["extra_family"] else DECK
+        if binomes:
+            if opts["teams"] is None:
+                problems.add("options.teams", "teams_required", mode=MODES["binomes"])
+            else:
+                opts["teams"] = check_teams(players, opts["teams"], problems, size=2)
+            if BINOME_CARDS * n > deck:
+                problems.add("players", "binomes_deck", count=n, deck=deck)
+        else:
+            if opts["teams"] is not None:
+                problems.add(
+                    "options.teams",
+                    "teams_not_allowed",
+                    mode=MODES[opts["mode"] or "classic"],
+                )
+            top = deck // n
+            if opts["start"] is not None and opts["start"] > top:
+                problems.add("options.start", "out_of_range", value=opts["start"], min=1, max=top)
+
+    def _score(self, players, opts, rounds, lang, problems):
+        plan = schedule(opts, len(players))
+        if len(rounds) > len(plan):
+            self._too_many(rounds, len(plan), problems)
+        known = set(players)
+        results = []
+        exact_rows = []
+        for i, rnd in enumerate(rounds):
+            path = f"rounds[{i}]"
+            rnd = self._round_dict(rnd, path, {"entries", "cards"}, problems)
+            if rnd is None or i >= len(plan):
+                continue
+            cards = plan[i]
+            given = rnd.get("cards")
+            if given is not None and (isinstance(given, bool) or given != cards):
+                problems.add(
+                    f"{path}.cards",
+                    "cards_schedule",
+                    expected=cards,
+                    value=shown(given),
+                )
+            entries = check_entries(rnd, path, players, known, problems)
+            bids = {}
+            tricks = {}
+            for name in players:
+                entry = entries.get(name)
+                if entry is None:
+                    continue
+                epath = f"{path}.entries.{name}"
+                check_fields(entry, epath, ("bid", "tricks"), problems)
+                for field, store in (("bid", bids), ("tricks", tricks)):
+                    if field not in entry:
+                        problems.add(f"{epath}.{field}", "field_required", name=field)
+                        continue
+                    value = entry[field]
+                    if not is_int(value) or value < 0:
+                        check_int(value, f"{epath}.{field}", 0, cards, problems)
+                        continue
+                    if value > cards:
+                        code = "bid_above_cards" if field == "bid" else "tricks_above_cards"
+                        problems.add(
+                            f"{epath}.{field}",
+                            code,
+                            bid=value,
+                            tricks=value,
+                            cards=cards,
+                        )
+                        continue
+                    store[name] = value
+            if len(tricks) == len(players):
+                taken = sum(tricks.values())
+                if taken > cards:
+                    problems.add(path, "tricks_sum", total=taken, cards=cards)
+            if problems:
+                continue
+            points = {}
+            details = {}
+            exact = {}
+            for name in players:
+                bid, took = bids[name], tricks[name]
+                pts, rule = round_points(bid, took, cards)
+                points[name] = pts
+                exact[name] = took == bid
+                gap = abs(bid - took)
+                details[name] = [detail(rule, [], pts, lang, bid=bid, tricks=took, dealt=cards, gap=gap)]
+            results.append({"points": points, "details": details, "cards": cards})
+            exact_rows.append(exact)
+        if problems:
+            return {}
+        finished = len(results) >= len(plan)
+        streaks = {}
+        bonuses = {}
+        for name in players:
+            run = best = 0
+            for row in exact_rows:
+                run = run + 1 if row[name] else 0
+                best = max(best, run)
+            streaks[name] = best
+            bonuses[name] = streak_bonus(best)
+        totals = {p: bonuses[p] + sum(r["points"][p] for r in results) for p in players}
+        teams = opts["teams"]
+        out = {
+            "rounds": results,
+            "bonuses": bonuses,
+            "totals": totals,
+            "teams": None,
+            "winners": [],
+            "finished": finished,
+            "next_round": (None if finished else next_round(len(results) + 1, players, cards=plan[len(results)])),
+            "streaks": streaks,
+        }
+        side_totals = totals
+        if teams:
+            out["teams"] = {t: {"members": list(m), "total": sum(totals[p] for p in m)} for t, m in teams.items()}
+            side_totals = {t: v["total"] for t, v in out["teams"].items()}
+            for r in results:
+                r["teams"] = {t: sum(r["points"][p] for p in m) for t, m in teams.items()}
+        if results:
+            out["winners"] = leaders(side_totals, self.wins)
+        return out

@@ -1,0 +1,209 @@
+"""Num-X short rules with penalty points (rule book 001): lowest total wins."""
+
+from typing import ClassVar
+
+from .base import (
+    Game,
+    Option,
+    check_entries,
+    detail,
+    leaders,
+    next_round,
+)
+from .cards import Deck, parse_entry, typed_detail
+
+MODES = {
+    "family": {"fr": "Family (13 cartes)", "en": "Family (13 cards)"},
+    "speedrun": {"fr": "Speed Run (13 cartes)", "en": "Speed Run (13 cards)"},
+    "speedgame": {
+        "fr": "Speed-Game (10 cartes, 2 manches)",
+        "en": "Speed-Game (10 cards, 2 rounds)",
+    },
+}
+SCORING = {
+    "classic": {
+        "fr": "Classique (1 ou 2 points par carte)",
+        "en": "Classic (1 or 2 points a card)",
+    },
+    "competition": {
+        "fr": "Compétition (valeur de la carte, 5 points les spéciales)",
+        "en": "Competition (face value, 5 points for specials)",
+    },
+}
+ENDS = {
+    "threshold": {
+        "fr": "Fin classique : dès 30 points",
+        "en": "Classic end: at 30 points",
+    },
+    "fixed": {"fr": "Fixe : 5 manches", "en": "Fixed: 5 rounds"},
+}
+THRESHOLD = 30
+FIXED_ROUNDS = 5
+SPEEDGAME_ROUNDS = 2
+
+# 119 cards: 102 numeric, 7 specials, 10 actions.
+DECK = Deck(
+    "Num-X",
+    specials={"joker": 2, "infini": 4, "numx": 1},
+    actions={"simple": 2, "double": 2, "twister": 2, "block": 3, "bombe-x": 1},
+    max_cards=119,
+)
+
+
+def malus(cards, scoring, lang="fr"):
+    """Return (points, details) of the cards left to a player at the end of a round."""
+    numeric = sorted((c for c in cards if c.value is not None), key=lambda c: c.sort_key())
+    others = sorted((c for c in cards if c.value is None), key=lambda c: c.sort_key())
+    items = []
+    total = 0
+    if numeric:
+        pts = len(numeric) if scoring == "classic" else sum(c.value for c in numeric)
+        items.append(detail("malus_numeric", numeric, pts, lang, count=len(numeric)))
+        total += pts
+    if others:
+        each = 2 if scoring == "classic" else 5
+        pts = each * len(others)
+        items.append(detail("malus_special", others, pts, lang, count=len(others), each=each))
+        total += pts
+    if not cards:
+        items.append(detail("went_out", [], 0, lang))
+    return total, items
+
+
+class NumXMalus(Game):
+    """Num-X short rules: cards left in hand and on the plateau are penalty points."""
+
+    slug = "numx-malus"
+    name: ClassVar[dict] = {
+        "fr": "Num-X (règles courtes, malus)",
+        "en": "Num-X (short rules, penalties)",
+    }
+    min_players = 2
+    max_players = 8
+    wins = "lowest"
+    entry = "cards"
+    modes: ClassVar[dict] = MODES
+    options_spec = (
+        Option(
+            "mode",
+            "choice",
+            {"fr": "Mode de jeu", "en": "Game mode"},
+            "speedrun",
+            MODES,
+        ),
+        Option(
+            "scoring",
+            "choice",
+            {
+                "fr": "Décompte (par défaut : compétition en Speed-Game, sinon classique)",
+                "en": "Scoring (default: competition in Speed-Game, else classic)",
+            },
+            None,
+            SCORING,
+        ),
+        Option(
+            "end",
+            "choice",
+            {
+                "fr": "Fin de partie (Speed-Game : toujours 2 manches)",
+                "en": "End of game (Speed-Game: always 2 rounds)",
+            },
+            None,
+            ENDS,
+        ),
+    )
+    summary: ClassVar[dict] = {
+        "fr": (
+            "À la fin d'une manche, chaque carte restée en main ou sur le plateau est un malus : "
+            "1 point (classique) ou sa valeur (compétition), 2 ou 5 points pour une spéciale ou "
+            "une action. La partie s'arrête dès 30 points (ou après 5 manches, 2 en Speed-Game) "
+            "et le plus petit total gagne."
+        ),
+        "en": (
+            "At the end of a round every card left in hand or on the plateau is a penalty: "
+            "1 point (classic) or its face value (competition), 2 or 5 points for a special or "
+            "action card. The game stops at 30 points (or after 5 rounds, 2 in Speed-Game) and "
+            "the lowest total wins."
+        ),
+    }
+    card_kinds = DECK.kinds
+    card_actions = DECK.action_names
+
+    def _check_options(self, players, opts, given, problems):
+        mode = opts["mode"]
+        if opts["scoring"] is None:
+            opts["scoring"] = "competition" if mode == "speedgame" else "classic"
+        if mode == "speedgame":
+            if opts["end"] == "threshold" and given.get("end") == "threshold":
+                problems.add("options.end", "end_speedgame", value="threshold")
+            opts["end"] = "fixed"
+        elif opts["end"] is None:
+            opts["end"] = "threshold"
+
+    def planned_rounds(self, opts):
+        """Return the fixed number of rounds, or None when the threshold decides."""
+        if opts["mode"] == "speedgame":
+            return SPEEDGAME_ROUNDS
+        return FIXED_ROUNDS if opts["end"] == "fixed" else None
+
+    def _score(self, players, opts, rounds, lang, problems):
+        scoring = opts["scoring"]
+        planned = self.planned_rounds(opts)
+        if planned is not None and len(rounds) > planned:
+            self._too_many(rounds, planned, problems)
+        totals = {p: 0 for p in players}
+        results = []
+        ended_at = None  # 1-based round after which the threshold ended the game
+        for i, rnd in enumerate(rounds):
+            path = f"rounds[{i}]"
+            rnd = self._round_dict(rnd, path, {"entries"}, problems)
+            if rnd is None:
+                continue
+            entries = check_entries(rnd, path, players, players, problems)
+            hands = []
+            typed = {}
+            for name in players:
+                if name in entries:
+                    ppath = f"{path}.entries.{name}"
+                    cards, pts = parse_entry(entries[name], ppath, name, DECK, problems)
+                    if pts is not None:
+                        typed[name] = pts
+                    elif cards is not None:
+                        hands.append((name, f"{ppath}.cards", cards))
+            DECK.check_round(hands, problems)
+            if problems:
+                continue
+            points = {}
+            details = {}
+            for name, _path, cards in hands:
+                points[name], details[name] = malus(cards, scoring, lang)
+            for name, pts in typed.items():
+                points[name] = pts
+                details[name] = [typed_detail(pts, lang)]
+            results.append(
+                {
+                    "points": {p: points[p] for p in players},
+                    "details": {p: details[p] for p in players},
+                }
+            )
+            for p in players:
+                totals[p] += points[p]
+            if planned is None and ended_at is None and max(totals.values()) >= THRESHOLD:
+                ended_at = i + 1
+                if len(rounds) > ended_at:
+                    self._too_many(rounds, ended_at, problems)
+        if problems:
+            return {}
+        if planned is not None:
+            finished = len(results) >= planned
+        else:
+            finished = ended_at is not None
+        return {
+            "rounds": results,
+            "bonuses": {p: 0 for p in players},
+            "totals": totals,
+            "teams": None,
+            "winners": leaders(totals, self.wins) if results else [],
+            "finished": finished,
+            "next_round": None if finished else next_round(len(results) + 1, players),
+        }

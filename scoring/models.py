@@ -1,0 +1,129 @@
+"""Score sheets: a saved game with its players and its rounds."""
+
+import secrets
+
+from django.conf import settings
+from django.db import connection, models, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from scoring.games import GAMES
+
+GAME_CHOICES = [(slug, game.name["fr"]) for slug, game in GAMES.items()]
+
+
+def new_sheet_id() -> str:
+    """Return a random, unguessable sheet id (128 bits, URL-safe)."""
+    return secrets.token_urlsafe(16)
+
+
+class SheetQuerySet(models.QuerySet):
+    def alive(self, now=None):
+        """Keep the sheets that still exist for their readers: owned, or not yet expired.
+
+        An expired anonymous sheet is gone for everyone at once, whether or not the
+        purge has removed its rows yet.
+        """
+        now = now or timezone.now()
+        return self.filter(Q(user__isnull=False) | Q(expires_at__gt=now))
+
+    def purge_expired(self, *, now=None, batch_size=None) -> int:
+        """Delete anonymous sheets past their expiry, with their rows; return how many.
+
+        Batches by primary key, one transaction each. The DELETE re-checks that the
+        sheet is still anonymous and expired, so a sheet claimed a moment before the
+        batch is never lost. The foreign keys are deferred, so children go after
+        their sheet within the same transaction.
+        """
+        cutoff = now or timezone.now()
+        batch_size = batch_size or settings.PURGE_BATCH_SIZE
+        sheet_table = Sheet._meta.db_table
+        removed = 0
+        last_pk = ""
+        while True:
+            with transaction.atomic():
+                candidates = self.filter(user__isnull=True, expires_at__lte=cutoff, pk__gt=last_pk).order_by("pk")
+                if connection.features.has_select_for_update_skip_locked:
+                    candidates = candidates.select_for_update(skip_locked=True)
+                ids = list(candidates.values_list("pk", flat=True)[:batch_size])
+                if not ids:
+                    return removed
+                last_pk = ids[-1]
+                marks = ", ".join(["%s"] * len(ids))
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        f"DELETE FROM {sheet_table} WHERE id IN ({marks}) "
+                        "AND user_id IS NULL AND expires_at <= %s RETURNING id",
+                        [*ids, cutoff],
+                    )
+                    gone = [row[0] for row in cursor.fetchall()]
+                    if gone:
+                        marks = ", ".join(["%s"] * len(gone))
+                        for model in (Round, Player):
+                            cursor.execute(
+                                f"DELETE FROM {model._meta.db_table} WHERE sheet_id IN ({marks})",
+                                gone,
+                            )
+                removed += len(gone)
+
+
+class Sheet(models.Model):
+    id = models.CharField(primary_key=True, max_length=32, default=new_sheet_id, editable=False)
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    players = models.JSONField(help_text="Player names in seat order.")
+    options = models.JSONField(default=dict, help_text="Options with their defaults filled in.")
+    # The anonymous creator: a random id kept in their session data (it survives the
+    # session key rotating at login).
+    owner_key = models.CharField(max_length=64, blank=True, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="sheets"
+    )
+    edit_token_hash = models.CharField(max_length=64, db_index=True)
+    version = models.PositiveIntegerField(default=1)
+    finished = models.BooleanField(default=False)
+    round_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    objects = SheetQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-updated_at"])]
+
+    def __str__(self):
+        return f"{self.game} {self.id}"
+
+    @property
+    def engine(self):
+        return GAMES[self.game]
+
+
+class Player(models.Model):
+    """A seat at a sheet, with the total it holds (kept equal to the engine's)."""
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=40)
+    total = models.IntegerField(default=0)
+    winner = models.BooleanField(default=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["sheet", "seat"], name="unique_seat")]
+        ordering = ["seat"]
+
+
+class Round(models.Model):
+    """One round as entered: the entries and the round-level fields, as JSON."""
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    data = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["sheet", "number"], name="unique_round_number")]
+        ordering = ["number"]

@@ -1,0 +1,252 @@
+"""The use cases both front ends call: create a sheet, add/edit/remove rounds, rematch.
+
+Views parse and check permission; these functions validate through the game engine,
+store, and keep each seat's total equal to what the engine computes.
+"""
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone, translation
+from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext as _
+
+from scoring.games import GAMES
+from scoring.games.base import ScoringError
+from scoring.models import Player, Round, Sheet
+
+MAX_ROUNDS = 60
+
+
+class InvalidInput(Exception):
+    """The request is refused; `errors` name each offending field in the user's language."""
+
+    def __init__(self, errors: list[dict]):
+        super().__init__(errors)
+        self.errors = errors
+
+
+class VersionMismatch(Exception):
+    """The sheet changed since the client read it (stale If-Match)."""
+
+    def __init__(self, current: int):
+        super().__init__(current)
+        self.current = current
+
+
+class RoundNotFound(Exception):
+    pass
+
+
+class Conflict(Exception):
+    """Two writers raced for the same round number."""
+
+
+@dataclass
+class Created:
+    sheet: Sheet
+    edit_token: str
+
+
+def hash_token(token: str) -> str:
+    """Return the stored form of an edit token (SHA-256; tokens carry 192 random bits)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def edit_token_matches(sheet: Sheet, token: str) -> bool:
+    """Tell in constant time whether `token` is this sheet's edit token."""
+    return bool(token) and hmac.compare_digest(sheet.edit_token_hash, hash_token(token))
+
+
+def share_token(sheet_id: str) -> str:
+    """Return the read-only share token of a sheet, derived from the secret key."""
+    return salted_hmac("numapp.share", sheet_id, algorithm="sha256").hexdigest()[:32]
+
+
+def share_token_matches(sheet_id: str, token: str) -> bool:
+    return bool(token) and hmac.compare_digest(share_token(sheet_id), token)
+
+
+def _engine_errors(exc: ScoringError, lang: str, *, round_index: int | None = None) -> list[dict]:
+    """Return the engine's messages; for a single round, paths are relative to it."""
+    errors = exc.messages(lang)
+    if round_index is None:
+        return errors
+    prefix = f"rounds[{round_index}]"
+    out = []
+    for error in errors:
+        path = error["path"]
+        if path == prefix:
+            path = "round"
+        elif path.startswith(prefix + "."):
+            path = path[len(prefix) + 1 :]
+        elif path == "rounds":
+            path = "round"
+        out.append({**error, "path": path})
+    return out
+
+
+def _error(path: str, code: str, message: str) -> InvalidInput:
+    return InvalidInput([{"path": path, "code": code, "message": message}])
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def clean_players(players) -> list:
+    """Return player names stripped and with inner spaces folded (non-strings untouched)."""
+    if not isinstance(players, list):
+        return players
+    return [_SPACES.sub(" ", p).strip() if isinstance(p, str) else p for p in players]
+
+
+def score(game: str, players, options, rounds, lang: str) -> dict:
+    """Score a game without saving it."""
+    try:
+        return GAMES[game].score(players, options, rounds, lang)
+    except ScoringError as exc:
+        raise InvalidInput(exc.messages(lang)) from None
+
+
+def sheet_result(sheet: Sheet, rounds: list[Round], lang: str) -> dict:
+    """Return the engine's result for the stored rounds of a sheet."""
+    return sheet.engine.score(sheet.players, sheet.options, [r.data for r in rounds], lang)
+
+
+def sheet_create(*, game: str, players, options, owner_key: str = "", user=None, lang: str = "fr") -> Created:
+    """Create a sheet after the engine accepted its players and options."""
+    if game not in GAMES:
+        with translation.override(lang):
+            raise _error("game", "unknown_game", _("Unknown game: %(game)s.") % {"game": game})
+    players = clean_players(players)
+    engine = GAMES[game]
+    try:
+        result = engine.score(players, options if options is not None else {}, [], lang)
+    except ScoringError as exc:
+        raise InvalidInput(exc.messages(lang)) from None
+    token = secrets.token_urlsafe(24)
+    now = timezone.now()
+    with transaction.atomic():
+        sheet = Sheet.objects.create(
+            game=game,
+            players=players,
+            options=result["options"],
+            owner_key="" if user else owner_key,
+            user=user,
+            edit_token_hash=hash_token(token),
+            created_at=now,
+            updated_at=now,
+            expires_at=None if user else now + settings.ANONYMOUS_SHEET_TTL,
+        )
+        Player.objects.bulk_create(Player(sheet=sheet, seat=i, name=name) for i, name in enumerate(players))
+    return Created(sheet=sheet, edit_token=token)
+
+
+def _locked(sheet: Sheet, if_version: int | None) -> tuple[Sheet, list[Round]]:
+    locked = Sheet.objects.select_for_update().get(pk=sheet.pk)
+    if if_version is not None and if_version != locked.version:
+        raise VersionMismatch(locked.version)
+    return locked, list(locked.rounds.all())
+
+
+def _store(sheet: Sheet, result: dict) -> None:
+    """Save the sheet's derived fields and each seat's total from the engine's result."""
+    sheet.version += 1
+    sheet.finished = result["finished"]
+    sheet.round_count = len(result["rounds"])
+    sheet.updated_at = timezone.now()
+    sheet.save(update_fields=["version", "finished", "round_count", "updated_at"])
+    winners = set(result["winners"]) if result["finished"] else set()
+    teams = result.get("teams") or {}
+    team_of = {m: t for t, team in teams.items() for m in team["members"]}
+    seats = list(sheet.seats.all())
+    for seat in seats:
+        seat.total = result["totals"][seat.name]
+        seat.winner = seat.name in winners or team_of.get(seat.name) in winners
+    Player.objects.bulk_update(seats, ["total", "winner"])
+
+
+def _rescore(sheet: Sheet, datas: list[dict], lang: str, index: int) -> dict:
+    try:
+        return sheet.engine.score(sheet.players, sheet.options, datas, lang)
+    except ScoringError as exc:
+        raise InvalidInput(_engine_errors(exc, lang, round_index=index)) from None
+
+
+def round_add(*, sheet: Sheet, data, lang: str = "fr", if_version: int | None = None) -> Sheet:
+    """Append a round; the engine must accept the whole game with it."""
+    if not isinstance(data, dict):
+        with translation.override(lang):
+            raise _error("round", "invalid", _("A round must be a JSON object."))
+    try:
+        with transaction.atomic():
+            sheet, rounds = _locked(sheet, if_version)
+            if len(rounds) >= MAX_ROUNDS:
+                with translation.override(lang):
+                    raise _error(
+                        "round",
+                        "too_many_rounds",
+                        _("A sheet holds at most %(n)d rounds.") % {"n": MAX_ROUNDS},
+                    )
+            result = _rescore(sheet, [r.data for r in rounds] + [data], lang, len(rounds))
+            Round.objects.create(sheet=sheet, number=len(rounds) + 1, data=data)
+            _store(sheet, result)
+    except IntegrityError:
+        raise Conflict() from None
+    return sheet
+
+
+def round_edit(*, sheet: Sheet, number: int, data, lang: str = "fr", if_version: int | None = None) -> Sheet:
+    """Replace round `number` (1-based); the engine must accept the whole game after it."""
+    if not isinstance(data, dict):
+        with translation.override(lang):
+            raise _error("round", "invalid", _("A round must be a JSON object."))
+    with transaction.atomic():
+        sheet, rounds = _locked(sheet, if_version)
+        if not 1 <= number <= len(rounds):
+            raise RoundNotFound()
+        datas = [r.data for r in rounds]
+        datas[number - 1] = data
+        result = _rescore(sheet, datas, lang, number - 1)
+        target = rounds[number - 1]
+        target.data = data
+        target.save(update_fields=["data"])
+        _store(sheet, result)
+    return sheet
+
+
+def round_delete(*, sheet: Sheet, number: int, lang: str = "fr", if_version: int | None = None) -> Sheet:
+    """Remove round `number`; later rounds move up one place."""
+    with transaction.atomic():
+        sheet, rounds = _locked(sheet, if_version)
+        if not 1 <= number <= len(rounds):
+            raise RoundNotFound()
+        datas = [r.data for i, r in enumerate(rounds, start=1) if i != number]
+        try:
+            result = sheet.engine.score(sheet.players, sheet.options, datas, lang)
+        except ScoringError as exc:
+            raise InvalidInput(exc.messages(lang)) from None
+        rounds[number - 1].delete()
+        # Renumber upwards one by one so the unique (sheet, number) never collides.
+        for r in rounds[number:]:
+            r.number -= 1
+            r.save(update_fields=["number"])
+        _store(sheet, result)
+    return sheet
+
+
+def sheet_rematch(*, sheet: Sheet, owner_key: str = "", user=None, lang: str = "fr") -> Created:
+    """Start a new sheet with the same game, players and options."""
+    return sheet_create(
+        game=sheet.game,
+        players=sheet.players,
+        options=sheet.options,
+        owner_key=owner_key,
+        user=user,
+        lang=lang,
+    )

@@ -1,0 +1,44 @@
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def get_lang(names: dict, lang: str) -> str:
+    """Return the name in the page's language ({"fr": ..., "en": ...})."""
+    return names.get((lang or "fr")[:2]) or names.get("fr", "")
+
+
+@register.filter
+def get_item(mapping, key):
+    try:
+        return mapping.get(key, "") if hasattr(mapping, "get") else mapping[key]
+    except (KeyError, IndexError, TypeError):
+        return ""
+
+
+@register.filter
+def index_of(items, item):
+    try:
+        return items.index(item)
+    except ValueError:
+        return -1
+
+
+KIND_LABELS = {
+    "red": "🔴",
+    "blue": "🔵",
+    "green": "🟢",
+    "yellow": "🟡",
+    "rainbow": "🌈",
+    "shadow": "🌑",
+    "joker": "Joker",
+    "infini": "∞",
+    "numx": "⚡ Num-X",
+}
+
+
+@register.filter
+def card_kind(kind: str) -> str:
+    """Return the symbol a player knows the card kind by."""
+    return KIND_LABELS.get(kind, kind)

@@ -1,0 +1,319 @@
+"""Server-rendered pages: thin views over the same services as the API."""
+
+import json
+
+import segno
+from django.contrib import messages
+from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring import forms, services
+from scoring.access import EDITOR, get_sheet, owner_key
+from scoring.api.views import request_lang
+from scoring.charts import PALETTE, progression_svg
+from scoring.games import GAMES
+from scoring.models import Sheet
+
+MAX_FORM_PLAYERS = 12
+
+
+CHOICE_LABELS = {
+    "classic": _lazy("Classic (1 point a card)"),
+    "competition": _lazy("Competition (face value)"),
+    "threshold": _lazy("Until someone reaches 30"),
+    "fixed": _lazy("5 rounds"),
+}
+
+
+def _form_options(game: dict, post) -> list[dict]:
+    """Return the game's options as the new-sheet form shows them, keeping posted values."""
+    mode_names = {m["slug"]: m["name"] for m in game.get("modes", [])}
+    out = []
+    for name, spec in game["options"].items():
+        if name == "teams":
+            continue
+        posted = post.get(f"opt-{name}") if post else None
+        item = {"name": name, "label": spec.get("label", name), "min": spec.get("min"), "max": spec.get("max")}
+        if spec.get("choices"):
+            current = posted or spec.get("default")
+            item["kind"] = "choice"
+            item["choices"] = [
+                {"value": c, "label": mode_names.get(c) or CHOICE_LABELS.get(c, c), "checked": c == current}
+                for c in spec["choices"]
+            ]
+        elif spec.get("type") == "bool":
+            item["kind"] = "bool"
+            item["checked"] = (posted == "on") if post else bool(spec.get("default"))
+        else:
+            item["kind"] = "int"
+            item["value"] = posted if post else ("" if spec.get("default") is None else spec["default"])
+        out.append(item)
+    return out
+
+
+def _games(lang):
+    return [game.describe(lang) for game in GAMES.values()]
+
+
+def home(request):
+    lang = request_lang()
+    key = owner_key(request)
+    if request.user.is_authenticated:
+        mine = Sheet.objects.filter(user=request.user)
+    elif key:
+        mine = Sheet.objects.filter(user__isnull=True, owner_key=key)
+    else:
+        mine = Sheet.objects.none()
+    recent = list(mine.alive().order_by("-updated_at")[:5])
+    return render(request, "scoring/home.html", {"games": _games(lang), "recent": recent})
+
+
+@require_http_methods(["GET", "POST"])
+def sheet_new(request, slug):
+    if slug not in GAMES:
+        raise Http404
+    lang = request_lang()
+    game = GAMES[slug].describe(lang)
+    errors, values = [], {}
+    if request.method == "POST":
+        names = [n for n in request.POST.getlist("player")][: MAX_FORM_PLAYERS * 2]
+        values = {"players": names, "post": request.POST}
+        players = services.clean_players([n for n in names if n.strip()])
+        try:
+            options = forms.sheet_options(request.POST, game)
+            teams = (
+                forms.sheet_teams(request.POST, [n for n in names if n.strip()]) if "teams" in game["options"] else None
+            )
+            if teams:
+                options["teams"] = teams
+            user = request.user if request.user.is_authenticated else None
+            created = services.sheet_create(
+                game=slug,
+                players=players,
+                options=options,
+                owner_key="" if user else owner_key(request, create=True),
+                user=user,
+                lang=lang,
+            )
+        except services.InvalidInput as exc:
+            errors = exc.errors
+        else:
+            return redirect("sheet", created.sheet.pk)
+    post = request.POST if request.method == "POST" else None
+    names = values.get("players", [])
+    rows = [
+        {
+            "seat": seat,
+            "name": names[seat] if seat < len(names) else "",
+            "team": post.get(f"team-{seat}", "") if post else "",
+        }
+        for seat in range(min(game["players"]["max"], MAX_FORM_PLAYERS))
+    ]
+    return render(
+        request,
+        "scoring/new.html",
+        {
+            "game": game,
+            "errors": errors,
+            "rows": rows,
+            "options": _form_options(game, post),
+            "teams": "teams" in game["options"],
+            "team_names": [_("Team %(t)s") % {"t": t} for t in "ABCDEF"],
+        },
+        status=400 if errors else 200,
+    )
+
+
+def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None, editing=None):
+    rounds = list(sheet.rounds.all())
+    result = services.sheet_result(sheet, rounds, lang)
+    game = GAMES[sheet.game].describe(lang)
+    players = sheet.players
+    running = {name: 0 for name in players}
+    rows = []
+    for number, r in enumerate(result["rounds"], start=1):
+        cells = []
+        for name in players:
+            running[name] += r["points"].get(name, 0)
+            cells.append(
+                {
+                    "points": r["points"].get(name),
+                    "total": running[name],
+                    "details": r["details"].get(name, []),
+                    "name": name,
+                }
+            )
+        rows.append({"number": number, "cells": cells, "round": r})
+    leaders = set(result["winners"])
+    team_of = {m: t for t, team in (result.get("teams") or {}).items() for m in team["members"]}
+    columns = [
+        {
+            "name": name,
+            "seat": seat,
+            "total": result["totals"][name],
+            "bonus": result["bonuses"].get(name, 0),
+            "lead": name in leaders or team_of.get(name) in leaders,
+            "colour": PALETTE[seat % len(PALETTE)],
+            "team": team_of.get(name),
+        }
+        for seat, name in enumerate(players)
+    ]
+    share_url = request.build_absolute_uri(reverse("sheet-watch", args=[sheet.pk, services.share_token(sheet.pk)]))
+    next_round = result.get("next_round")
+    return {
+        "sheet": sheet,
+        "game": game,
+        "result": result,
+        "rows": rows,
+        "columns": columns,
+        "chart": progression_svg(players, result["rounds"]),
+        "can_edit": role == EDITOR,
+        "share_url": share_url,
+        "qr": segno.make(share_url, error="m").svg_inline(scale=3, dark="#111", light="#fff") if role == EDITOR else "",
+        "next_round": next_round,
+        "form_errors": form_errors,
+        "form": forms.form_values(sheet, form_data),
+        "editing": editing,
+        "deck": (result.get("summary") or {}).get("deck"),
+        "values_range": range(17),
+        "entry_players": (next_round or {}).get("players") or players,
+        "game_json": json.dumps(
+            {"slug": sheet.game, "players": players, "options": sheet.options, "cards": game["cards"]}
+        ),
+    }
+
+
+def sheet_page(request, sheet_id):
+    sheet, role = get_sheet(request, sheet_id, write=False)
+    if role != EDITOR:
+        raise Http404
+    return render(request, "scoring/sheet.html", _sheet_context(request, sheet, role, lang=request_lang()))
+
+
+def sheet_watch(request, sheet_id, token):
+    sheet, role = get_sheet(request, sheet_id, write=False, share=token)
+    etag = f'"{sheet.version}"'
+    if request.headers.get("If-None-Match") == etag:
+        return HttpResponseNotModified()
+    context = _sheet_context(request, sheet, role, lang=request_lang())
+    context["can_edit"] = False
+    template = "scoring/_board.html" if request.GET.get("fragment") else "scoring/watch.html"
+    response = render(request, template, context)
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_POST
+def round_add(request, sheet_id):
+    sheet, role = get_sheet(request, sheet_id, write=True)
+    lang = request_lang()
+    data = None
+    try:
+        data = forms.round_data(request.POST, sheet, GAMES[sheet.game].describe(lang))
+        version = request.POST.get("version", "")
+        services.round_add(sheet=sheet, data=data, lang=lang, if_version=int(version) if version.isdigit() else None)
+    except services.InvalidInput as exc:
+        context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, form_data=data)
+        return render(request, "scoring/sheet.html", context, status=400)
+    except services.VersionMismatch:
+        messages.warning(
+            request, _("The sheet changed on another phone: here it is as it is now. Enter your round again.")
+        )
+    except services.Conflict:
+        messages.warning(request, _("Another phone added a round at the same moment: here is the sheet as it is now."))
+    return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
+
+
+@require_http_methods(["GET", "POST"])
+def round_edit(request, sheet_id, number):
+    sheet, role = get_sheet(request, sheet_id, write=True)
+    lang = request_lang()
+    rounds = list(sheet.rounds.all())
+    if not 1 <= number <= len(rounds):
+        raise Http404
+    data, errors = rounds[number - 1].data, []
+    if request.method == "POST":
+        try:
+            data = forms.round_data(request.POST, sheet, GAMES[sheet.game].describe(lang))
+            version = request.POST.get("version", "")
+            services.round_edit(
+                sheet=sheet, number=number, data=data, lang=lang, if_version=int(version) if version.isdigit() else None
+            )
+        except services.InvalidInput as exc:
+            errors = exc.errors
+        except services.VersionMismatch:
+            messages.warning(request, _("The sheet changed on another phone: check the round and save again."))
+            return redirect("round-edit", sheet.pk, number)
+        else:
+            messages.success(request, _("Round %(n)d saved.") % {"n": number})
+            return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
+    context = _sheet_context(request, sheet, role, lang=lang, form_errors=errors, form_data=data, editing=number)
+    if sheet.game == "numking":
+        context["next_round"] = {
+            "number": number,
+            "cards": context["result"]["rounds"][number - 1].get("cards"),
+            "players": sheet.players,
+        }
+    else:
+        context["next_round"] = {
+            "number": number,
+            "players": list((data.get("entries") or {}).keys()) or sheet.players,
+            "tiebreak": context["result"]["rounds"][number - 1].get("tiebreak", False),
+        }
+    context["entry_players"] = context["next_round"]["players"]
+    return render(request, "scoring/edit.html", context, status=400 if errors else 200)
+
+
+@require_POST
+def round_undo(request, sheet_id):
+    sheet, _role = get_sheet(request, sheet_id, write=True)
+    if sheet.round_count:
+        try:
+            services.round_delete(sheet=sheet, number=sheet.round_count, lang=request_lang())
+        except (services.InvalidInput, services.RoundNotFound):
+            pass
+        else:
+            messages.success(request, _("Last round removed."))
+    return redirect("sheet", sheet.pk)
+
+
+@require_POST
+def rematch(request, sheet_id):
+    sheet, _role = get_sheet(request, sheet_id, write=True)
+    user = request.user if request.user.is_authenticated else None
+    created = services.sheet_rematch(
+        sheet=sheet, owner_key="" if user else owner_key(request, create=True), user=user, lang=request_lang()
+    )
+    return redirect("sheet", created.sheet.pk)
+
+
+def my_sheets(request):
+    key = owner_key(request)
+    if request.user.is_authenticated:
+        sheets = Sheet.objects.filter(user=request.user)
+    elif key:
+        sheets = Sheet.objects.filter(user__isnull=True, owner_key=key)
+    else:
+        sheets = Sheet.objects.none()
+    sheets = sheets.alive().order_by("-updated_at").prefetch_related("seats")[:200]
+    names = {slug: game.name for slug, game in GAMES.items()}
+    return render(request, "scoring/my_sheets.html", {"sheets": sheets, "names": names})
+
+
+def rules(request, slug):
+    if slug not in GAMES:
+        raise Http404
+    return render(request, "scoring/rules.html", {"game": GAMES[slug].describe(request_lang())})
+
+
+def healthz(request):
+    """Report the database and the broker; 503 when either is down."""
+    from numapp.health import check
+
+    report = check()
+    return HttpResponse(json.dumps(report), content_type="application/json", status=200 if report["ok"] else 503)

@@ -1,0 +1,223 @@
+// Num scores: the small bits of behaviour the pages need. No framework, no inline script.
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+const isEnglish = document.documentElement.lang === "en";
+const say = (fr, en) => (isEnglish ? en : fr);
+
+// New sheet: show as many name fields as needed, remember names on this device.
+function setUpNewSheet(form) {
+  const min = Number(form.dataset.min);
+  const rows = $$(".player-row", form);
+  const button = $("#add-player");
+  const known = JSON.parse(localStorage.getItem("num.names") || "[]");
+  const list = $("#known-names");
+  known.forEach((name) => list.append(new Option(name)));
+  const lastFilled = rows.reduce((acc, row, i) => ($("input", row).value ? i : acc), -1);
+  const shown = Math.max(min, lastFilled + 1, known.length ? Math.min(known.length, rows.length) : min);
+  rows.forEach((row, i) => {
+    row.hidden = i >= shown;
+    if (!$("input", row).value && i < known.length && lastFilled < 0) $("input", row).value = known[i];
+  });
+  const refresh = () => { button.hidden = rows.every((r) => !r.hidden); };
+  button.hidden = false;
+  refresh();
+  button.addEventListener("click", () => {
+    const next = rows.find((r) => r.hidden);
+    if (next) { next.hidden = false; $("input", next).focus(); }
+    refresh();
+  });
+  form.addEventListener("submit", () => {
+    const names = rows.map((r) => $("input", r).value.trim()).filter(Boolean);
+    localStorage.setItem("num.names", JSON.stringify(names));
+  });
+}
+
+// Card picker: tap a colour then a value; specials and actions in one tap.
+const COLOURS = { red: "🔴", blue: "🔵", green: "🟢", yellow: "🟡", rainbow: "🌈", shadow: "🌑" };
+const SPECIALS = { joker: "Joker", infini: "∞", numx: "⚡" };
+const cardLabel = (c) => (c.kind in COLOURS ? `${c.value}${COLOURS[c.kind]}` : c.kind === "action" ? c.name : SPECIALS[c.kind] || c.kind);
+
+function setUpPicker(form) {
+  const game = JSON.parse(form.dataset.game);
+  const hands = $$("fieldset.hand", form);
+  const state = new Map();
+  hands.forEach((hand) => {
+    const seat = hand.dataset.seat;
+    const input = $(`#cards-${seat}`);
+    let cards = [];
+    try { cards = JSON.parse(input.value || "[]"); } catch (e) { cards = []; }
+    state.set(seat, { cards, colour: null });
+    $(".picker", hand).hidden = false;
+    $$(".colour", hand).forEach((b) => b.addEventListener("click", () => {
+      state.get(seat).colour = b.dataset.kind;
+      $$(".colour", hand).forEach((o) => o.setAttribute("aria-pressed", String(o === b)));
+      render();
+    }));
+    $$(".value", hand).forEach((b) => b.addEventListener("click", () => {
+      const s = state.get(seat);
+      if (!s.colour) { hint(hand, say("Choisissez d'abord une couleur.", "Pick a colour first.")); return; }
+      add(seat, { kind: s.colour, value: Number(b.dataset.value) });
+    }));
+    $$(".special", hand).forEach((b) => b.addEventListener("click", () => {
+      add(seat, b.dataset.name ? { kind: "action", name: b.dataset.name } : { kind: b.dataset.kind });
+    }));
+    $(`#points-${seat}`).addEventListener("input", schedule);
+  });
+
+  function used() {
+    const set = new Map();
+    state.forEach((s, seat) => s.cards.forEach((c) => { if (c.kind in COLOURS) set.set(`${c.kind}-${c.value}`, seat); }));
+    return set;
+  }
+  function hint(hand, text) {
+    const out = $(".live", hand);
+    out.textContent = text;
+  }
+  function add(seat, card) {
+    const key = `${card.kind}-${card.value}`;
+    if (card.kind in COLOURS && used().has(key)) return;
+    state.get(seat).cards.push(card);
+    render();
+    schedule();
+  }
+  function render() {
+    const taken = used();
+    hands.forEach((hand) => {
+      const seat = hand.dataset.seat;
+      const s = state.get(seat);
+      $(`#cards-${seat}`).value = s.cards.length ? JSON.stringify(s.cards) : "";
+      const chips = $(`#chips-${seat}`);
+      chips.replaceChildren(...s.cards.map((c, i) => {
+        const li = document.createElement("li");
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = `chip c-${c.kind}`;
+        b.textContent = `${cardLabel(c)} ×`;
+        b.setAttribute("aria-label", say(`Retirer ${cardLabel(c)}`, `Remove ${cardLabel(c)}`));
+        b.addEventListener("click", () => { s.cards.splice(i, 1); render(); schedule(); });
+        li.append(b);
+        return li;
+      }));
+      $$(".value", hand).forEach((b) => {
+        const owner = s.colour ? taken.get(`${s.colour}-${b.dataset.value}`) : undefined;
+        b.disabled = owner !== undefined;
+        b.classList.toggle("used", owner !== undefined);
+      });
+    });
+  }
+  let timer = null;
+  function schedule() { clearTimeout(timer); timer = setTimeout(preview, 250); }
+  async function preview() {
+    const entries = {};
+    hands.forEach((hand) => {
+      const seat = hand.dataset.seat;
+      const typed = $(`#points-${seat}`).value.trim();
+      const s = state.get(seat);
+      entries[hand.dataset.name] = s.cards.length || typed === "" ? { cards: s.cards } : { points: Number(typed) };
+    });
+    const round = { entries };
+    const declarer = $("input[name=declarer]:checked", form);
+    if (declarer && declarer.value !== "") round.declarer = game.players[Number(declarer.value)];
+    const players = hands.length === game.players.length ? game.players : hands.map((h) => h.dataset.name);
+    try {
+      const resp = await fetch(`/api/v1/games/${game.slug}/score/`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang },
+        body: JSON.stringify({ players, options: previewOptions(game, players), rounds: [round] }),
+      });
+      const body = await resp.json();
+      hands.forEach((hand) => {
+        const name = hand.dataset.name;
+        const out = $(".live", hand);
+        hand.classList.remove("invalid");
+        if (resp.ok) {
+          out.textContent = `= ${body.rounds[0].points[name]} pts`;
+        } else {
+          const mine = (body.errors || []).filter((e) => e.path.startsWith(`rounds[0].entries.${name}.`) || e.path === `rounds[0].entries.${name}`);
+          out.textContent = mine.length ? mine[0].message : "";
+          if (mine.length) hand.classList.add("invalid");
+        }
+      });
+    } catch (e) { /* offline: the server checks the round when it is saved */ }
+  }
+  $$("input[name=declarer]", form).forEach((r) => r.addEventListener("change", schedule));
+  render();
+  if (hands.some((h) => state.get(h.dataset.seat).cards.length)) schedule();
+}
+
+// A preview scores this round alone: drop options that only make sense across rounds.
+function previewOptions(game, players) {
+  const options = { ...game.options };
+  if (game.slug === "numwin") { options.rounds = 1; if (players.length !== game.players.length) { delete options.teams; } }
+  return options;
+}
+
+// +/− steppers and the Num King tricks check.
+function setUpSteppers(root) {
+  $$(".stepper", root).forEach((st) => {
+    const input = $("input", st);
+    $$(".step", st).forEach((b) => b.addEventListener("click", () => {
+      const max = input.max === "" ? Infinity : Number(input.max);
+      const next = Math.min(max, Math.max(Number(input.min || 0), Number(input.value || 0) + Number(b.dataset.step)));
+      input.value = String(next);
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    }));
+  });
+  const box = $(".bidtricks", root);
+  if (!box) return;
+  const cards = Number(box.dataset.cards);
+  const sum = (sel) => $$(sel, box).reduce((acc, i) => acc + Number(i.value || 0), 0);
+  const update = () => {
+    const bids = sum(".bids input");
+    const tricks = sum(".tricks input");
+    $("#bid-sum").textContent = say(`total ${bids}`, `total ${bids}`);
+    $("#tricks-sum").textContent = `${tricks} / ${cards}`;
+    const over = tricks > cards;
+    $("#tricks-hint").textContent = over
+      ? say(`Les plis pris (${tricks}) dépassent les cartes distribuées (${cards}).`, `Tricks taken (${tricks}) exceed the cards dealt (${cards}).`)
+      : "";
+    box.classList.toggle("invalid", over);
+    const save = $("#save-round");
+    if (save) save.disabled = over;
+  };
+  box.addEventListener("input", update);
+  update();
+}
+
+// Share-link page: fetch the board again when the sheet's version changes.
+function setUpWatch(root) {
+  let version = $("#board", root).dataset.version;
+  const url = root.dataset.url;
+  async function poll() {
+    try {
+      const resp = await fetch(url, { headers: { "If-None-Match": `"${version}"` }, cache: "no-store" });
+      if (resp.status === 200) {
+        root.innerHTML = await resp.text();
+        version = $("#board", root).dataset.version;
+      }
+    } catch (e) { /* network hiccup: try again on the next tick */ }
+    setTimeout(poll, document.hidden ? 10000 : 2000);
+  }
+  setTimeout(poll, 2000);
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const newSheet = $("#new-sheet");
+  if (newSheet) setUpNewSheet(newSheet);
+  const roundForm = $("#round-form");
+  if (roundForm) {
+    if ($("fieldset.hand", roundForm)) setUpPicker(roundForm);
+    setUpSteppers(roundForm);
+  }
+  const watch = $("#watch");
+  if (watch) setUpWatch(watch);
+  $$(".share-url").forEach((i) => i.addEventListener("focus", () => i.select()));
+  // Close other open detail pop-ups when one opens.
+  document.addEventListener("toggle", (ev) => {
+    if (ev.target.matches && ev.target.matches("details.cell") && ev.target.open) {
+      $$("details.cell[open]").forEach((d) => { if (d !== ev.target) d.open = false; });
+    }
+  }, true);
+});

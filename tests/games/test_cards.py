@@ -1,0 +1,2 @@
+def test_it_imports():
+    import scoring.games  # noqa: F401
