@@ -160,14 +160,14 @@ class NumWin(Game):
         sides = teams if teams else {p: [p] for p in players}
         contenders = None  # sides still tied, once a tie-break is under way
         finished = False
-        finished_at = None
         known = set(players)
         broken = False  # an earlier round could not be scored: later state is unknown
         for i, rnd in enumerate(rounds):
             path = f"rounds[{i}]"
-            if finished and finished_at is None:
-                finished_at = i
+            if finished:
+                # The game ended at the previous round: what follows cannot be played.
                 self._too_many(rounds, i, problems)
+                break
             tiebreak = i >= planned
             if tiebreak and not broken and contenders is None:
                 contenders = leaders(_side_totals(sides, totals), self.wins)

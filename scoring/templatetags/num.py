@@ -1,4 +1,5 @@
 from django import template
+from django.utils.translation import gettext_lazy as _
 
 register = template.Library()
 
@@ -42,3 +43,15 @@ KIND_LABELS = {
 def card_kind(kind: str) -> str:
     """Return the symbol a player knows the card kind by."""
     return KIND_LABELS.get(kind, kind)
+
+
+KIND_NAMES = {
+    "red": _("red"), "blue": _("blue"), "green": _("green"), "yellow": _("yellow"),
+    "rainbow": _("Rainbow"), "shadow": _("Shadow"), "joker": _("Joker"), "infini": _("∞ Infini"), "numx": _("⚡ Num-X"),
+}
+
+
+@register.filter
+def kind_name(kind: str) -> str:
+    """Return the card kind's name in the page's language."""
+    return KIND_NAMES.get(kind, kind)

@@ -36,8 +36,12 @@ function setUpNewSheet(form) {
 
 // Card picker: tap a colour then a value; specials and actions in one tap.
 const COLOURS = { red: "🔴", blue: "🔵", green: "🟢", yellow: "🟡", rainbow: "🌈", shadow: "🌑" };
-const SPECIALS = { joker: "Joker", infini: "∞", numx: "⚡" };
-const cardLabel = (c) => (c.kind in COLOURS ? `${c.value}${COLOURS[c.kind]}` : c.kind === "action" ? c.name : SPECIALS[c.kind] || c.kind);
+const SPECIALS = { joker: "Joker", infini: "∞", numx: "Num-X" };
+const COLOUR_NAMES = isEnglish
+  ? { red: "red", blue: "blue", green: "green", yellow: "yellow", rainbow: "rainbow", shadow: "shadow" }
+  : { red: "rouge", blue: "bleu", green: "vert", yellow: "jaune", rainbow: "rainbow", shadow: "shadow" };
+const chipLabel = (c) => (c.kind in COLOURS ? String(c.value) : c.kind === "action" ? c.name : SPECIALS[c.kind] || c.kind);
+const cardLabel = (c) => (c.kind in COLOURS ? `${c.value} ${COLOUR_NAMES[c.kind]}` : c.kind === "action" ? c.name : SPECIALS[c.kind] || c.kind);
 
 function setUpPicker(form) {
   const game = JSON.parse(form.dataset.game);
@@ -49,7 +53,8 @@ function setUpPicker(form) {
     let cards = [];
     try { cards = JSON.parse(input.value || "[]"); } catch (e) { cards = []; }
     state.set(seat, { cards, colour: null });
-    $(".picker", hand).hidden = false;
+    const toggle = $(".hand-toggle", hand);
+    toggle.addEventListener("click", () => open(hand));
     $$(".colour", hand).forEach((b) => b.addEventListener("click", () => {
       state.get(seat).colour = b.dataset.kind;
       $$(".colour", hand).forEach((o) => o.setAttribute("aria-pressed", String(o === b)));
@@ -65,6 +70,17 @@ function setUpPicker(form) {
     }));
     $(`#points-${seat}`).addEventListener("input", schedule);
   });
+
+  // One picker open at a time keeps the form short with many players.
+  function open(target) {
+    hands.forEach((hand) => {
+      const on = hand === target;
+      $(".picker", hand).hidden = !on;
+      $(".hand-toggle", hand).setAttribute("aria-expanded", String(on));
+      hand.classList.toggle("open", on);
+    });
+  }
+  if (hands.length) open(hands[0]);
 
   function used() {
     const set = new Map();
@@ -94,7 +110,7 @@ function setUpPicker(form) {
         const b = document.createElement("button");
         b.type = "button";
         b.className = `chip c-${c.kind}`;
-        b.textContent = `${cardLabel(c)} ×`;
+        b.textContent = `${chipLabel(c)} ×`;
         b.setAttribute("aria-label", say(`Retirer ${cardLabel(c)}`, `Remove ${cardLabel(c)}`));
         b.addEventListener("click", () => { s.cards.splice(i, 1); render(); schedule(); });
         li.append(b);
