@@ -30,41 +30,49 @@ class SheetQuerySet(models.QuerySet):
     def purge_expired(self, *, now=None, batch_size=None) -> int:
         """Delete anonymous sheets past their expiry, with their rows; return how many.
 
-        Batches by primary key, one transaction each. The DELETE re-checks that the
-        sheet is still anonymous and expired, so a sheet claimed a moment before the
-        batch is never lost. The foreign keys are deferred, so children go after
-        their sheet within the same transaction.
+        Batches by primary key, one transaction each, so no lock is held for long
+        and memory stays flat whatever the backlog.
         """
         cutoff = now or timezone.now()
         batch_size = batch_size or settings.PURGE_BATCH_SIZE
-        sheet_table = Sheet._meta.db_table
-        removed = 0
-        last_pk = ""
+        removed, last_pk = 0, ""
         while True:
             with transaction.atomic():
-                candidates = self.filter(user__isnull=True, expires_at__lte=cutoff, pk__gt=last_pk).order_by("pk")
-                if connection.features.has_select_for_update_skip_locked:
-                    candidates = candidates.select_for_update(skip_locked=True)
-                ids = list(candidates.values_list("pk", flat=True)[:batch_size])
+                ids = self.expired_ids(cutoff, after=last_pk, limit=batch_size)
                 if not ids:
                     return removed
                 last_pk = ids[-1]
-                marks = ", ".join(["%s"] * len(ids))
-                with connection.cursor() as cursor:
-                    cursor.execute(
-                        f"DELETE FROM {sheet_table} WHERE id IN ({marks}) "
-                        "AND user_id IS NULL AND expires_at <= %s RETURNING id",
-                        [*ids, cutoff],
-                    )
-                    gone = [row[0] for row in cursor.fetchall()]
-                    if gone:
-                        marks = ", ".join(["%s"] * len(gone))
-                        for model in (Round, Player):
-                            cursor.execute(
-                                f"DELETE FROM {model._meta.db_table} WHERE sheet_id IN ({marks})",
-                                gone,
-                            )
-                removed += len(gone)
+                removed += delete_expired_batch(ids, cutoff)
+
+    def expired_ids(self, cutoff, *, after: str = "", limit: int) -> list[str]:
+        """Return up to `limit` ids of anonymous sheets expired at `cutoff`, after `after`."""
+        candidates = self.filter(user__isnull=True, expires_at__lte=cutoff, pk__gt=after).order_by("pk")
+        if connection.features.has_select_for_update_skip_locked:
+            # A sheet being claimed right now is locked: leave it to the next run.
+            candidates = candidates.select_for_update(skip_locked=True)
+        return list(candidates.values_list("pk", flat=True)[:limit])
+
+
+def delete_expired_batch(ids: list[str], cutoff) -> int:
+    """Delete these sheets if still anonymous and expired, then their rows; return how many.
+
+    The DELETE itself re-checks the sheet is anonymous and expired, so a sheet
+    claimed after it was selected is never lost. Foreign keys are deferred, so the
+    children go after their sheet within the same transaction.
+    """
+    marks = ", ".join(["%s"] * len(ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {Sheet._meta.db_table} WHERE id IN ({marks}) "
+            "AND user_id IS NULL AND expires_at <= %s RETURNING id",
+            [*ids, cutoff],
+        )
+        gone = [row[0] for row in cursor.fetchall()]
+        if gone:
+            marks = ", ".join(["%s"] * len(gone))
+            for model in (Round, Player):
+                cursor.execute(f"DELETE FROM {model._meta.db_table} WHERE sheet_id IN ({marks})", gone)
+    return len(gone)
 
 
 class Sheet(models.Model):

@@ -163,7 +163,11 @@ def test_it_refuses_teams_outside_binomes():
 
 
 def test_it_refuses_a_bid_above_the_cards():
-    rounds = [rnd({p: (0, 0) for p in FOUR}), rnd({p: (0, 0) for p in FOUR}), rnd({"Elya": (4, 0), "Sasha": (0, 0), "Mendy": (0, 0), "Luka": (0, 0)})]
+    rounds = [
+        rnd({p: (0, 0) for p in FOUR}),
+        rnd({p: (0, 0) for p in FOUR}),
+        rnd({"Elya": (4, 0), "Sasha": (0, 0), "Mendy": (0, 0), "Luka": (0, 0)}),
+    ]
     err = errors(FOUR, {}, rounds)
     assert err.messages()[0] == {
         "path": "rounds[2].entries.Elya.bid",

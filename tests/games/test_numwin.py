@@ -191,7 +191,11 @@ def test_it_allows_discard_errors_up_to_a_bound():
 
 def test_it_refuses_an_unknown_declarer():
     err = errors(["A", "B"], {}, [typed({"A": 1, "B": 2}, declarer="Bob")])
-    assert err.messages()[0] == {"path": "rounds[0].declarer", "code": "unknown_player", "message": "Joueur inconnu : Bob."}
+    assert err.messages()[0] == {
+        "path": "rounds[0].declarer",
+        "code": "unknown_player",
+        "message": "Joueur inconnu : Bob.",
+    }
     assert errors(["A", "B"], {}, [typed({"A": 1, "B": 2}, declarer=3)]).errors[0].path == "rounds[0].declarer"
 
 
@@ -206,7 +210,9 @@ NUMERIC = st.builds(
     st.integers(0, 16),
 )
 HANDS = st.lists(
-    st.one_of(NUMERIC, st.builds(Card, st.just("infini")), st.builds(Card, st.just("action"), st.none(), st.just("flip"))),
+    st.one_of(
+        NUMERIC, st.builds(Card, st.just("infini")), st.builds(Card, st.just("action"), st.none(), st.just("flip"))
+    ),
     max_size=12,
     unique_by=lambda c: (c.kind, c.value) if c.value is not None else id(c),
 )

@@ -1,0 +1,139 @@
+"""Real-browser tests: Debian's Chromium driven by Playwright's sync API, against live_server.
+
+Run with ``.venv/bin/pytest tests/e2e -q``. Without /usr/bin/chromium the tests are
+skipped, except under CI (``CI=true``), where a missing browser is a failure.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM (used by
+# live_server's database setup and by the tests' own checks) refuses that without this.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+E2E_DIR = Path(__file__).resolve().parent
+IN_CI = os.environ.get("CI") == "true"
+MISSING_REASON = f"{CHROMIUM} is not installed (apt-get install chromium); browser tests skipped outside CI"
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.path.exists(CHROMIUM) or IN_CI:
+        return
+    skip = pytest.mark.skip(reason=MISSING_REASON)
+    for item in items:
+        if E2E_DIR in Path(str(item.path)).resolve().parents:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        if IN_CI:
+            pytest.fail(f"CI=true but {CHROMIUM} is missing: the browser tests cannot run.")
+        pytest.skip(MISSING_REASON)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def new_phone(browser, live_server, request):
+    """Return a factory of phones: each call opens a new context (own cookies) and a page.
+
+    Every JavaScript error of every page is recorded; the test fails if there was any.
+    """
+    contexts = []
+    errors = request.node.stash.setdefault(JS_ERRORS, [])
+
+    def make():
+        context = browser.new_context(viewport=PHONE, locale="fr-FR", base_url=live_server.url)
+        context.set_default_timeout(8000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def phone(new_phone):
+    """A 390×844 French phone, on its own browser context."""
+    return new_phone()
+
+
+JS_ERRORS = pytest.StashKey[list]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    result = yield
+    errors = item.stash.get(JS_ERRORS, [])
+    if errors:
+        pytest.fail("JavaScript errors on the page:\n" + "\n".join(errors), pytrace=False)
+    return result
+
+
+def shot(page, name: str) -> Path:
+    """Save a full-page screenshot to var/screenshots/<name>.png and return its path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def new_sheet(page, slug: str, players: list[str], options: dict | None = None, screenshot: str = "") -> str:
+    """Fill the new-sheet form like a user (revealing name fields as needed); return the sheet id."""
+    from playwright.sync_api import expect
+
+    page.goto(f"/new/{slug}/")
+    for seat, name in enumerate(players):
+        field = page.locator(f"#player-{seat}")
+        if not field.is_visible():
+            page.locator("#add-player").click()
+        expect(field).to_be_visible()
+        field.fill(name)
+    for name, value in (options or {}).items():
+        if isinstance(value, bool):
+            page.locator(f"input[name=opt-{name}]").set_checked(value)
+        else:
+            page.locator(f"input[name=opt-{name}][value='{value}']").check()
+    if screenshot:
+        shot(page, screenshot)
+    button = page.locator("button.primary.big")
+    expect(button).to_have_text("Commencer la partie")
+    button.click()
+    page.wait_for_url("**/sheets/*/")
+    return page.url.rstrip("/").rsplit("/", 1)[-1]
+
+
+def totals(page) -> list[int]:
+    """Return the totals row of the score table, one number per player, in seat order."""
+    cells = page.locator("table.scores tfoot tr.total-row td").all_inner_texts()
+    return [int(c.replace("−", "-").strip()) for c in cells if c.strip()]
+
+
+def round_count(page) -> int:
+    """Return how many rounds the score table shows."""
+    return page.locator("table.scores tbody tr:has(details.cell)").count()
