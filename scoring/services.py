@@ -250,3 +250,18 @@ def sheet_rematch(*, sheet: Sheet, owner_key: str = "", user=None, lang: str = "
         user=user,
         lang=lang,
     )
+
+
+def sheets_claim(*, owner_key: str, user) -> int:
+    """Give the live anonymous sheets of this browser to `user`; they stop expiring.
+
+    The owner id comes from the session data, which survives the session key
+    rotating at login. Sheets already expired stay expired.
+    """
+    if not owner_key:
+        return 0
+    return (
+        Sheet.objects.alive()
+        .filter(user__isnull=True, owner_key=owner_key)
+        .update(user=user, expires_at=None, owner_key="", updated_at=timezone.now())
+    )

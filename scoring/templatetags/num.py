@@ -46,8 +46,15 @@ def card_kind(kind: str) -> str:
 
 
 KIND_NAMES = {
-    "red": _("red"), "blue": _("blue"), "green": _("green"), "yellow": _("yellow"),
-    "rainbow": _("Rainbow"), "shadow": _("Shadow"), "joker": _("Joker"), "infini": _("∞ Infini"), "numx": _("⚡ Num-X"),
+    "red": _("red"),
+    "blue": _("blue"),
+    "green": _("green"),
+    "yellow": _("yellow"),
+    "rainbow": _("Rainbow"),
+    "shadow": _("Shadow"),
+    "joker": _("Joker"),
+    "infini": _("∞ Infini"),
+    "numx": _("⚡ Num-X"),
 }
 
 
