@@ -1,5 +1,6 @@
 """One error shape for the whole API: {"detail": ..., "errors": [{"path", "code", "message"}]}."""
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
@@ -17,6 +18,9 @@ def exception_handler(exc, context):
     """Turn DRF's and Django's exceptions into the API's error shape, in the user's language."""
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
+    if isinstance(exc, RequestDataTooBig):
+        message = _("The request body is too large.")
+        return error_response([{"path": "", "code": "too_large", "message": message}], 413, message)
     if isinstance(exc, exceptions.NotFound):
         message = _("Not found.")
         code = "not_found"

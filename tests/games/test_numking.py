@@ -255,3 +255,15 @@ def test_it_totals_rounds_plus_bonus(data):
     assert result["finished"] is (played == len(plan))
     reordered = GAME.score(list(reversed(names)), {}, rounds)
     assert reordered["totals"] == result["totals"]
+
+
+def test_it_tells_what_the_next_round_needs():
+    assert GAME.round_info(FOUR, {}, [rnd({p: (0, 0) for p in FOUR})]) == {
+        "number": 2,
+        "cards": 2,
+        "tiebreak": False,
+        "players": FOUR,
+    }
+    full = [rnd({p: (0, 0) for p in FOUR})] * 5
+    teams = {"A": FOUR[:2], "B": FOUR[2:]}
+    assert GAME.round_info(FOUR, {"mode": "binomes", "teams": teams}, full) is None

@@ -1,0 +1,173 @@
+"""Server-rendered pages: what a player sees, in French and English."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from scoring.models import Round, Sheet
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start(client, slug, players, **options):
+    data = {"player": players, **{f"opt-{k}": v for k, v in options.items()}}
+    r = client.post(f"/new/{slug}/", data)
+    assert r.status_code == 302, r.content.decode()[:2000]
+    return Sheet.objects.get(pk=r.url.strip("/").split("/")[-1])
+
+
+def test_it_lists_the_games_in_french_then_english(client):
+    r = client.get("/")
+    page = r.content.decode()
+    assert r.status_code == 200
+    assert "Comptez les points" in page
+    for slug in ("numx", "numx-malus", "numwin", "numking", "coop"):
+        assert f"/new/{slug}/" in page
+    en = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Keep the score of your Num games" in en
+
+
+def test_it_switches_language_with_the_header_button(client):
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert "Keep the score" in client.get("/").content.decode()
+
+
+def test_it_refuses_one_player_with_a_french_message_and_stores_nothing(client):
+    r = client.post("/new/numking/", {"player": ["Solo", ""]})
+    assert r.status_code == 400
+    page = r.content.decode()
+    assert 'role="alert"' in page and "joueur" in page.lower()
+    assert Sheet.objects.count() == 0
+
+
+def test_it_plays_a_num_win_round_with_a_failed_declaration(client):
+    sheet = start(client, "numwin", ["Elya", "Sasha"])
+    hand_e = json.dumps([{"kind": "blue", "value": 9}])
+    hand_s = json.dumps([{"kind": "red", "value": 2}])
+    r = client.post(
+        f"/sheets/{sheet.pk}/rounds/", {"cards-0": hand_e, "cards-1": hand_s, "declarer": "0", "version": sheet.version}
+    )
+    assert r.status_code == 302
+    sheet.refresh_from_db()
+    totals = {p.name: p.total for p in sheet.seats.all()}
+    assert totals == {"Elya": 29, "Sasha": 2}
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    assert ">29<" in page
+
+
+def test_it_shows_a_refused_round_with_the_cards_kept_and_nothing_stored(client):
+    sheet = start(client, "numx", ["Elya", "Sasha"])
+    same = json.dumps([{"kind": "blue", "value": 7}])
+    r = client.post(f"/sheets/{sheet.pk}/rounds/", {"cards-0": same, "cards-1": same})
+    assert r.status_code == 400
+    page = r.content.decode()
+    assert 'role="alert"' in page and "7" in page
+    assert "&quot;blue&quot;" in page  # the picked cards come back in the form
+    assert Round.objects.count() == 0
+
+
+def test_it_refuses_typed_text_for_points_by_name(client):
+    sheet = start(client, "numx-malus", ["Elya", "Sasha"])
+    r = client.post(f"/sheets/{sheet.pk}/rounds/", {"points-0": "douze", "points-1": "3"})
+    assert r.status_code == 400
+    assert "douze" in r.content.decode() and "Elya" in r.content.decode()
+    assert Round.objects.count() == 0
+
+
+def test_it_plays_coop_and_shows_the_summary(client):
+    sheet = start(client, "coop", ["A", "B", "C"])
+    client.post(f"/sheets/{sheet.pk}/rounds/", {"placed": "", "won": "1", "deck": "96"})
+    client.post(f"/sheets/{sheet.pk}/rounds/", {"placed": "71", "deck": "96"})
+    assert Round.objects.filter(sheet=sheet).count() == 2
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    assert "1 gagnée(s) sur 2" in page
+    assert "39,5" in page or "39.5" in page
+
+
+def test_it_edits_and_undoes_rounds_from_the_page(client):
+    sheet = start(client, "numking", ["A", "B"])
+    client.post(
+        f"/sheets/{sheet.pk}/rounds/", {"bid-0": "1", "tricks-0": "1", "bid-1": "0", "tricks-1": "0", "cards": "1"}
+    )
+    client.post(
+        f"/sheets/{sheet.pk}/rounds/", {"bid-0": "2", "tricks-0": "2", "bid-1": "0", "tricks-1": "0", "cards": "2"}
+    )
+    sheet.refresh_from_db()
+    assert sheet.round_count == 2
+    r = client.post(
+        f"/sheets/{sheet.pk}/rounds/1/edit/",
+        {"bid-0": "1", "tricks-0": "0", "bid-1": "0", "tricks-1": "1", "cards": "1"},
+    )
+    assert r.status_code == 302
+    assert {p.name: p.total for p in sheet.seats.all()} == {"A": -3 + 16, "B": -15 + 24}
+    client.post(f"/sheets/{sheet.pk}/undo/")
+    assert {p.name: p.total for p in sheet.seats.all()} == {"A": -3, "B": -15}
+
+
+def test_it_hides_the_sheet_from_other_browsers_and_shows_it_read_only_by_share_link(client):
+    sheet = start(client, "numx", ["A", "B"])
+    other = Client()
+    assert other.get(f"/sheets/{sheet.pk}/").status_code == 404
+    assert other.post(f"/sheets/{sheet.pk}/rounds/", {"points-0": "1", "points-1": "2"}).status_code == 404
+    assert other.post(f"/sheets/{sheet.pk}/undo/").status_code == 404
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    share = re.search(r'class="share-url" readonly value="([^"]+)"', page).group(1)
+    path = share.split("testserver", 1)[1]
+    watch = other.get(path)
+    assert watch.status_code == 200
+    assert 'id="round-form"' not in watch.content.decode()
+    assert other.get(path.replace("/w/", "/w/").rstrip("/")[:-3] + "xyz/").status_code == 404
+    assert other.get(path, HTTP_IF_NONE_MATCH=watch["ETag"]).status_code == 304
+    assert Round.objects.count() == 0
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(2, 1), (8, 18)])
+def test_it_renders_the_sheet_page_in_a_fixed_number_of_queries(client, django_assert_max_num_queries, players, rounds):
+    names = [f"P{i}" for i in range(players)]
+    sheet = start(client, "numx-malus", names, end="fixed" if rounds <= 5 else "threshold")
+    data = {"entries": {n: {"points": 0} for n in names}}
+    Round.objects.bulk_create(Round(sheet=sheet, number=k, data=data) for k in range(1, rounds + 1))
+    with django_assert_max_num_queries(5):  # session, sheet, rounds (+ savepoints)
+        r = client.get(f"/sheets/{sheet.pk}/")
+    assert r.status_code == 200
+
+
+def test_it_sends_the_security_headers(client):
+    r = client.get("/")
+    csp = r["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "frame-ancestors 'none'" in csp
+    assert r["X-Frame-Options"] == "DENY"
+    assert r["X-Content-Type-Options"] == "nosniff"
+    assert r["Referrer-Policy"] == "same-origin"
+    assert client.get("/", HTTP_HOST="evil.example").status_code == 400
+
+
+def test_it_reports_health(client):
+    r = client.get("/healthz")
+    assert r.status_code == 200
+    assert r.json() == {"database": "ok", "broker": "ok", "ok": True}
+
+
+def test_it_serves_a_valid_schema_and_the_docs_without_a_cdn(client):
+    r = client.get("/api/v1/schema/?format=json")
+    assert r.status_code == 200
+    schema = json.loads(r.content)
+    assert "/api/v1/games/{slug}/score/" in schema["paths"]
+    docs = client.get("/api/v1/docs/").content.decode()
+    assert "swagger" in docs.lower() and "cdn" not in docs.lower() and "//unpkg" not in docs
+
+
+def test_it_has_every_french_string_translated():
+    po = (ROOT / "locale/fr/LC_MESSAGES/django.po").read_text()
+    untranslated = []
+    for block in po.split("\n\n")[1:]:
+        if "#, fuzzy" in block:
+            untranslated.append(block)
+        strs = re.findall(r'^msgstr(?:\[\d\])? "(.*)"\n?((?:".*"\n?)*)', block, flags=re.M)
+        if any(first == "" and not rest.strip() for first, rest in strs):
+            untranslated.append(block)
+    assert untranslated == []
