@@ -19,7 +19,7 @@ run: install
 	$(BIN)/python manage.py run
 
 test: install
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -17,6 +17,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("allauth.urls")),
+    path("", include("accounts.urls")),
     path("api/v1/", include("scoring.api.urls")),
     path("admin/", admin.site.urls),
 ]

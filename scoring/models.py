@@ -115,6 +115,7 @@ class Player(models.Model):
     name = models.CharField(max_length=40)
     total = models.IntegerField(default=0)
     winner = models.BooleanField(default=False)
+    records = models.JSONField(default=dict, blank=True, help_text="The game's own records for this seat.")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
     )

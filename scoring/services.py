@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from scoring.games import GAMES
 from scoring.games.base import ScoringError
 from scoring.models import Player, Round, Sheet
+from scoring.stats import seat_records
 
 MAX_ROUNDS = 60
 
@@ -168,7 +169,13 @@ def _store(sheet: Sheet, result: dict) -> None:
     for seat in seats:
         seat.total = result["totals"][seat.name]
         seat.winner = seat.name in winners or team_of.get(seat.name) in winners
-    Player.objects.bulk_update(seats, ["total", "winner"])
+        seat.records = seat_records(sheet.game, result, seat.name)
+    Player.objects.bulk_update(seats, ["total", "winner", "records"])
+    linked = {seat.user_id for seat in seats if seat.user_id}
+    if sheet.user_id and linked:
+        from accounts.services import standings_recount
+
+        standings_recount(user_ids=linked, game=sheet.game)
 
 
 def _rescore(sheet: Sheet, datas: list[dict], lang: str, index: int) -> dict:
@@ -263,5 +270,14 @@ def sheets_claim(*, owner_key: str, user) -> int:
     return (
         Sheet.objects.alive()
         .filter(user__isnull=True, owner_key=owner_key)
+        .update(user=user, expires_at=None, owner_key="", updated_at=timezone.now())
+    )
+
+
+def sheet_save_to_account(*, sheet: Sheet, user) -> bool:
+    """Give an anonymous sheet (opened with its edit link) to `user`; False if it has an owner."""
+    return bool(
+        Sheet.objects.alive()
+        .filter(pk=sheet.pk, user__isnull=True)
         .update(user=user, expires_at=None, owner_key="", updated_at=timezone.now())
     )

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.services import seat_token
 from scoring import forms, services
 from scoring.access import EDITOR, get_sheet, owner_key
 from scoring.api.views import request_lang
@@ -149,6 +150,13 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
             )
         rows.append({"number": number, "cells": cells, "round": r})
     leaders = set(result["winners"])
+    owner_view = (
+        role == EDITOR
+        and sheet.user_id is not None
+        and request.user.is_authenticated
+        and request.user.pk == sheet.user_id
+    )
+    seat_users = dict(sheet.seats.exclude(user=None).values_list("seat", "user_id")) if owner_view else {}
     team_of = {m: t for t, team in (result.get("teams") or {}).items() for m in team["members"]}
     columns = [
         {
@@ -159,6 +167,12 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
             "lead": name in leaders or team_of.get(name) in leaders,
             "colour": PALETTE[seat % len(PALETTE)],
             "team": team_of.get(name),
+            "user_id": seat_users.get(seat),
+            "seat_url": request.build_absolute_uri(
+                reverse("seat-join", args=[sheet.pk, seat, seat_token(sheet.pk, seat)])
+            )
+            if owner_view
+            else "",
         }
         for seat, name in enumerate(players)
     ]
@@ -171,6 +185,7 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
         "rows": rows,
         "columns": columns,
         "chart": progression_svg(players, result["rounds"]),
+        "has_bonus": any(result["bonuses"].values()),
         "can_edit": role == EDITOR,
         "share_url": share_url,
         "qr": segno.make(share_url, error="m").svg_inline(scale=3, dark="#111", light="#fff") if role == EDITOR else "",

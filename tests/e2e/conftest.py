@@ -13,7 +13,7 @@ import pytest
 # live_server's database setup and by the tests' own checks) refuses that without this.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")  # override only to test the skip/fail path
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -83,7 +83,9 @@ def test_numking_four_players_to_the_end(phone):
             field = page.locator(f"#{steppers}-{seat}")
             current = int(field.input_value() or 0)
             if wanted[steppers] != current:
-                step(page, f"{steppers}-{seat}", 1 if wanted[steppers] > current else -1, abs(wanted[steppers] - current))
+                step(
+                    page, f"{steppers}-{seat}", 1 if wanted[steppers] > current else -1, abs(wanted[steppers] - current)
+                )
             expect(field).to_have_value(str(wanted[steppers]))
             page.locator(f"#{typed}-{seat}").fill(str(wanted[typed]))
         expect(page.locator("#bid-sum")).to_have_text(f"total {sum(bids)}")
