@@ -70,7 +70,7 @@ def delete_expired_batch(ids: list[str], cutoff) -> int:
         gone = [row[0] for row in cursor.fetchall()]
         if gone:
             marks = ", ".join(["%s"] * len(gone))
-            for model in (Round, Player):
+            for model in (Round, Player, IdempotentRequest):
                 cursor.execute(f"DELETE FROM {model._meta.db_table} WHERE sheet_id IN ({marks})", gone)
     return len(gone)
 
@@ -136,3 +136,17 @@ class Round(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["sheet", "number"], name="unique_round_number")]
         ordering = ["number"]
+
+
+class IdempotentRequest(models.Model):
+    """A round write already answered: a retry with the same key gets the same answer."""
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="idempotent_requests")
+    key = models.CharField(max_length=100)
+    body_hash = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["sheet", "key"], name="unique_idempotency_key")]

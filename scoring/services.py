@@ -6,6 +6,7 @@ store, and keep each seat's total equal to what the engine computes.
 
 import hashlib
 import hmac
+import json
 import re
 import secrets
 from dataclasses import dataclass
@@ -15,10 +16,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
+from rest_framework.utils.encoders import JSONEncoder
 
 from scoring.games import GAMES
 from scoring.games.base import ScoringError
-from scoring.models import Player, Round, Sheet
+from scoring.models import IdempotentRequest, Player, Round, Sheet
 from scoring.stats import seat_records
 
 MAX_ROUNDS = 60
@@ -46,6 +48,19 @@ class RoundNotFound(Exception):
 
 class Conflict(Exception):
     """Two writers raced for the same round number."""
+
+
+class Replay(Exception):
+    """This Idempotency-Key was answered already: send the same answer again."""
+
+    def __init__(self, status: int, response: dict):
+        super().__init__(status)
+        self.status = status
+        self.response = response
+
+
+class IdempotencyMismatch(Exception):
+    """The Idempotency-Key was used before with another body."""
 
 
 @dataclass
@@ -185,14 +200,34 @@ def _rescore(sheet: Sheet, datas: list[dict], lang: str, index: int) -> dict:
         raise InvalidInput(_engine_errors(exc, lang, round_index=index)) from None
 
 
-def round_add(*, sheet: Sheet, data, lang: str = "fr", if_version: int | None = None) -> Sheet:
-    """Append a round; the engine must accept the whole game with it."""
+def body_hash(data) -> str:
+    """Return a stable hash of a JSON body, to recognise a retried request."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def round_add(
+    *, sheet: Sheet, data, lang: str = "fr", if_version: int | None = None, idempotency_key: str = ""
+) -> Sheet:
+    """Append a round; the engine must accept the whole game with it.
+
+    With an idempotency key, a retry of an answered request raises Replay with the
+    first answer (looked up under the sheet's lock, so concurrent retries queue
+    behind the first); the same key with another body raises IdempotencyMismatch.
+    """
     if not isinstance(data, dict):
         with translation.override(lang):
             raise _error("round", "invalid", _("A round must be a JSON object."))
     try:
         with transaction.atomic():
-            sheet, rounds = _locked(sheet, if_version)
+            sheet, rounds = _locked(sheet, None)
+            if idempotency_key:
+                seen = IdempotentRequest.objects.filter(sheet=sheet, key=idempotency_key).first()
+                if seen is not None:
+                    if seen.body_hash != body_hash(data):
+                        raise IdempotencyMismatch()
+                    raise Replay(seen.status, seen.response)
+            if if_version is not None and if_version != sheet.version:
+                raise VersionMismatch(sheet.version)
             if len(rounds) >= MAX_ROUNDS:
                 with translation.override(lang):
                     raise _error(
@@ -206,6 +241,12 @@ def round_add(*, sheet: Sheet, data, lang: str = "fr", if_version: int | None = 
     except IntegrityError:
         raise Conflict() from None
     return sheet
+
+
+def idempotent_store(*, sheet: Sheet, key: str, data, status: int, response: dict) -> None:
+    """Remember the answer to a keyed request (call inside the write's transaction)."""
+    stored = json.loads(json.dumps(response, cls=JSONEncoder))
+    IdempotentRequest.objects.create(sheet=sheet, key=key, body_hash=body_hash(data), status=status, response=stored)
 
 
 def round_edit(*, sheet: Sheet, number: int, data, lang: str = "fr", if_version: int | None = None) -> Sheet:

@@ -1,5 +1,6 @@
 """The REST API: thin views that parse, check permission and call the services."""
 
+from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -288,7 +289,17 @@ def _write(request, sheet_id, action):
     if csrf_failure(request):
         return _csrf_refused()
     try:
-        sheet, code = action(sheet, request_lang(), _if_match(request))
+        result = action(sheet, request_lang(), _if_match(request))
+        if isinstance(result, Response):
+            return result
+        sheet, code = result
+    except services.Replay as exc:
+        response = Response(exc.response, status=exc.status)
+        response["Idempotent-Replayed"] = "true"
+        return response
+    except services.IdempotencyMismatch:
+        message = _("This Idempotency-Key was already used for a different round.")
+        return error_response([{"path": "Idempotency-Key", "code": "idempotency_mismatch", "message": message}], 422)
     except services.InvalidInput as exc:
         return error_response(exc.errors)
     except services.VersionMismatch as exc:
@@ -314,7 +325,15 @@ class RoundListView(APIView):
 
     @extend_schema(
         summary="Add a round",
-        description="Send `If-Match` with the sheet's version (its ETag) to refuse a stale write (412).",
+        description=(
+            "Send `If-Match` with the sheet's version (its ETag) to refuse a stale write (412). "
+            "Send an `Idempotency-Key` to retry safely: the same key and body get the same answer, "
+            "one round is made; the same key with another body gets 422."
+        ),
+        parameters=[
+            OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
+            OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
+        ],
         request=s.RoundSerializer,
         responses={
             201: s.SheetSerializer,
@@ -322,14 +341,27 @@ class RoundListView(APIView):
             404: s.ErrorSerializer,
             409: s.ErrorSerializer,
             412: s.ErrorSerializer,
+            422: s.ErrorSerializer,
         },
         examples=[OpenApiExample(slug, value=body["rounds"][0], request_only=True) for slug, body in EXAMPLES.items()],
     )
     def post(self, request, sheet_id):
+        key = request.headers.get("Idempotency-Key", "").strip()
+        if len(key) > 100:
+            message = _("The Idempotency-Key is at most 100 characters.")
+            return error_response([{"path": "Idempotency-Key", "code": "invalid", "message": message}])
+
         def add(sheet, lang, version):
-            return services.round_add(
-                sheet=sheet, data=request.data, lang=lang, if_version=version
-            ), status.HTTP_201_CREATED
+            with transaction.atomic():
+                sheet = services.round_add(
+                    sheet=sheet, data=request.data, lang=lang, if_version=version, idempotency_key=key
+                )
+                response = _sheet_response(request, sheet, EDITOR, code=status.HTTP_201_CREATED)
+                if key:
+                    services.idempotent_store(
+                        sheet=sheet, key=key, data=request.data, status=201, response=response.data
+                    )
+            return response
 
         return _write(request, sheet_id, add)
 
