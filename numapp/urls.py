@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from numapp.ratelimit import limit_posts
 from scoring import views
+
+# The admin login is limited like allauth's: brute force gets a 429.
+admin.site.login = limit_posts("admin_login")(admin.site.login)
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import seat_token
+from numapp.ratelimit import limit_posts
 from scoring import forms, services
 from scoring.access import EDITOR, get_sheet, owner_key
 from scoring.api.views import request_lang
@@ -74,6 +75,7 @@ def home(request):
 
 
 @require_http_methods(["GET", "POST"])
+@limit_posts("sheet_create")
 def sheet_new(request, slug):
     if slug not in GAMES:
         raise Http404
@@ -224,6 +226,7 @@ def sheet_watch(request, sheet_id, token):
 
 
 @require_POST
+@limit_posts("round_write")
 def round_add(request, sheet_id):
     sheet, role = get_sheet(request, sheet_id, write=True)
     lang = request_lang()
@@ -245,6 +248,7 @@ def round_add(request, sheet_id):
 
 
 @require_http_methods(["GET", "POST"])
+@limit_posts("round_write")
 def round_edit(request, sheet_id, number):
     sheet, role = get_sheet(request, sheet_id, write=True)
     lang = request_lang()
@@ -298,6 +302,7 @@ def round_undo(request, sheet_id):
 
 
 @require_POST
+@limit_posts("sheet_create")
 def rematch(request, sheet_id):
     sheet, _role = get_sheet(request, sheet_id, write=True)
     user = request.user if request.user.is_authenticated else None

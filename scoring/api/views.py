@@ -13,7 +13,7 @@ from scoring import services
 from scoring.access import EDITOR, csrf_failure, get_sheet, owner_key
 from scoring.api import serializers as s
 from scoring.api.errors import error_response
-from scoring.api.throttles import FailOpenScopedThrottle as ScopedRateThrottle
+from rest_framework.throttling import ScopedRateThrottle
 from scoring.games import GAMES
 from scoring.models import Sheet
 

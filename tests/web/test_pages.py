@@ -171,3 +171,35 @@ def test_it_has_every_french_string_translated():
         if any(first == "" and not rest.strip() for first, rest in strs):
             untranslated.append(block)
     assert untranslated == []
+
+
+def test_it_limits_sheet_creation_from_the_page(client, monkeypatch):
+    from numapp import ratelimit
+
+    monkeypatch.setitem(ratelimit.LIMITS, "sheet_create", (2, 60))
+    for _ in range(2):
+        assert client.post("/new/coop/", {"player": ["A", "B"]}).status_code == 302
+    r = client.post("/new/coop/", {"player": ["A", "B"]})
+    assert r.status_code == 429
+    assert "Trop de tentatives" in r.content.decode()
+    assert Sheet.objects.count() == 2
+
+
+def test_it_limits_the_admin_login(client, monkeypatch):
+    from numapp import ratelimit
+
+    monkeypatch.setitem(ratelimit.LIMITS, "admin_login", (3, 300))
+    codes = [client.post("/admin/login/", {"username": "x", "password": "y"}).status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+
+
+def test_it_shows_hostile_names_as_text_everywhere(client):
+    names = ["<script>alert(1)</script>", "עִברִית 🎲"]
+    sheet = start(client, "numx-malus", names)
+    client.post(f"/sheets/{sheet.pk}/rounds/", {"points-0": "3", "points-1": "4"})
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "עִברִית 🎲" in page
+    api = client.get(f"/api/v1/sheets/{sheet.pk}/").json()
+    assert api["players"] == names

@@ -1,0 +1,50 @@
+"""A small fixed-window rate limit for the pages (the API uses DRF's throttles)."""
+
+import functools
+import time
+
+from django.core.cache import cache
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+# scope → (requests, seconds), per client address.
+LIMITS = {
+    "sheet_create": (30, 60),
+    "round_write": (120, 60),
+    "admin_login": (10, 300),
+}
+
+
+def client_ip(request) -> str:
+    return request.META.get("REMOTE_ADDR", "")
+
+
+def allowed(request, scope: str) -> bool:
+    """Count this request in its window; tell whether it stays within the limit."""
+    limit, period = LIMITS[scope]
+    window = int(time.time() // period)
+    key = f"rl:{scope}:{client_ip(request)}:{window}"
+    if cache.add(key, 1, period):
+        return True
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, period)
+        return True
+    return count <= limit
+
+
+def limit_posts(scope: str):
+    """Refuse POSTs past the scope's limit with a 429 page in the user's language."""
+
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapped(request, *args, **kwargs):
+            if request.method == "POST" and not allowed(request, scope):
+                message = _("Too many attempts: wait a minute and try again.")
+                return render(request, "429.html", {"message": message}, status=429)
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorate
