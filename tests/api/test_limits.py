@@ -1,7 +1,6 @@
-import pytest
-
 import time
 
+import pytest
 from django.core.cache import caches
 from django.test import override_settings
 from rest_framework.throttling import ScopedRateThrottle
