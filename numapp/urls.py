@@ -25,3 +25,5 @@ urlpatterns = [
     path("api/v1/", include("scoring.api.urls")),
     path("admin/", admin.site.urls),
 ]
+
+handler404 = "numapp.views.not_found"

@@ -136,9 +136,10 @@ def sheet_result(sheet: Sheet, rounds: list[Round], lang: str) -> dict:
 
 def sheet_create(*, game: str, players, options, owner_key: str = "", user=None, lang: str = "fr") -> Created:
     """Create a sheet after the engine accepted its players and options."""
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         with translation.override(lang):
-            raise _error("game", "unknown_game", _("Unknown game: %(game)s.") % {"game": game})
+            shown = game if isinstance(game, str) else json.dumps(game)[:40]
+            raise _error("game", "unknown_game", _("Unknown game: %(game)s.") % {"game": shown})
     players = clean_players(players)
     engine = GAMES[game]
     try:

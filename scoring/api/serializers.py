@@ -34,8 +34,8 @@ class RoundSerializer(serializers.Serializer):
 
 class ScoreRequestSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.CharField(max_length=40))
-    options = serializers.DictField(required=False)
-    rounds = RoundSerializer(many=True)
+    options = serializers.DictField(required=False, allow_null=True, help_text="null counts as no option.")
+    rounds = RoundSerializer(many=True, required=False, allow_null=True, help_text="Absent or null: no round yet.")
 
 
 class DetailSerializer(serializers.Serializer):
@@ -94,7 +94,7 @@ class GameSerializer(serializers.Serializer):
 class SheetCreateSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=["numx", "numx-malus", "numwin", "numking", "coop"])
     players = serializers.ListField(child=serializers.CharField(max_length=40))
-    options = serializers.DictField(required=False)
+    options = serializers.DictField(required=False, allow_null=True, help_text="null counts as no option.")
 
 
 class SheetSerializer(ResultSerializer):

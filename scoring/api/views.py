@@ -78,6 +78,20 @@ EXAMPLES = {
 }
 
 ERRORS = {400: s.ErrorSerializer, 404: s.ErrorSerializer}
+EDIT_TOKEN = OpenApiParameter(
+    "X-Edit-Token",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The sheet's edit token (returned once by the create call): read and write.",
+)
+SHARE_TOKEN = OpenApiParameter(
+    "X-Share-Token",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The share link's token: read only.",
+)
 
 
 def request_lang() -> str:
@@ -274,7 +288,8 @@ class SheetDetailView(APIView):
     @extend_schema(
         summary="Read a sheet",
         description="Allowed to its creator (session, account or `X-Edit-Token`) and to share-link holders (`X-Share-Token` or `?share=`).",
-        responses={200: s.SheetSerializer, 404: s.ErrorSerializer},
+        responses={200: s.SheetSerializer, 304: None, 404: s.ErrorSerializer},
+        parameters=[EDIT_TOKEN, SHARE_TOKEN],
     )
     def get(self, request, sheet_id):
         sheet, role = get_sheet(request, sheet_id, write=False)
@@ -331,6 +346,7 @@ class RoundListView(APIView):
             "one round is made; the same key with another body gets 422."
         ),
         parameters=[
+            EDIT_TOKEN,
             OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
             OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
         ],
@@ -374,6 +390,7 @@ class RoundDetailView(APIView):
         summary="Replace a round",
         request=s.RoundSerializer,
         responses={200: s.SheetSerializer, 400: s.ErrorSerializer, 404: s.ErrorSerializer, 412: s.ErrorSerializer},
+        parameters=[EDIT_TOKEN, OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False)],
     )
     def put(self, request, sheet_id, number):
         def edit(sheet, lang, version):
@@ -385,7 +402,8 @@ class RoundDetailView(APIView):
 
     @extend_schema(
         summary="Remove a round (later rounds move up)",
-        responses={200: s.SheetSerializer, 404: s.ErrorSerializer, 412: s.ErrorSerializer},
+        responses={200: s.SheetSerializer, 400: s.ErrorSerializer, 404: s.ErrorSerializer, 412: s.ErrorSerializer},
+        parameters=[EDIT_TOKEN, OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False)],
     )
     def delete(self, request, sheet_id, number):
         def remove(sheet, lang, version):
@@ -402,6 +420,7 @@ class RematchView(APIView):
         summary="Start a new sheet with the same players and options",
         request=None,
         responses={201: s.SheetSerializer, 404: s.ErrorSerializer},
+        parameters=[EDIT_TOKEN],
     )
     def post(self, request, sheet_id):
         sheet, _role = get_sheet(request, sheet_id, write=True)
