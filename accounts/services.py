@@ -20,21 +20,31 @@ def profile_of(user) -> Profile:
     return profile
 
 
+def game_count(game: str, winner: bool, records: dict) -> tuple[int, int]:
+    """Return (games, wins) one seat adds: a sheet is one game, a coop session many."""
+    if game == "coop":
+        return (records or {}).get("games", 0), (records or {}).get("wins", 0)
+    return 1, int(winner)
+
+
 def standings_recount(*, user_ids, game: str) -> None:
     """Recount these users' standings in `game` from their seats on finished, owned sheets."""
     user_ids = {u for u in user_ids if u}
     if not user_ids:
         return
-    seats = Player.objects.filter(
-        user_id__in=user_ids, sheet__game=game, sheet__finished=True, sheet__user__isnull=False
-    ).values_list("user_id", "total", "winner", "sheet__created_at")
+    seats = Player.objects.filter(user_id__in=user_ids, sheet__game=game, sheet__user__isnull=False)
+    if game != "coop":
+        seats = seats.filter(sheet__finished=True)
     lowest_wins = GAMES[game].wins == "lowest"
     rows: dict[tuple[int, str], dict] = {}
-    for user_id, total, winner, created in seats:
+    for user_id, total, winner, records, created in seats.values_list(
+        "user_id", "total", "winner", "records", "sheet__created_at"
+    ):
+        games, wins = game_count(game, winner, records)
         for period in (ALL, created.strftime("%Y-%m")):
             row = rows.setdefault((user_id, period), {"games": 0, "wins": 0, "total_sum": 0, "best": None})
-            row["games"] += 1
-            row["wins"] += int(winner)
+            row["games"] += games
+            row["wins"] += wins
             row["total_sum"] += total
             if row["best"] is None or (total < row["best"] if lowest_wins else total > row["best"]):
                 row["best"] = total

@@ -18,6 +18,7 @@ from accounts.models import Standing
 from scoring.access import EDITOR, get_sheet
 from scoring.api.views import request_lang
 from scoring.games import GAMES
+from scoring.games.coop import reference_rate as coop_reference_rate
 from scoring.models import Player, Sheet
 
 BOARD_SIZE = 50
@@ -145,11 +146,14 @@ def player(request, user_id):
     profile = services.profile_of(get_object_or_404(Player.user.field.related_model, pk=user_id))
     if not (viewer.is_authenticated and viewer.pk == user_id) and not profile.public:
         raise Http404
-    seats = Player.objects.filter(user_id=user_id, sheet__finished=True, sheet__user__isnull=False)
+    seats = Player.objects.filter(user_id=user_id, sheet__user__isnull=False)
     lang = request_lang()
     per_game = []
     for slug, game in GAMES.items():
-        mine = seats.filter(sheet__game=slug)
+        # A coop sheet is a session the rules never finish: each of its games counts.
+        mine = (
+            seats.filter(sheet__game=slug) if slug == "coop" else seats.filter(sheet__game=slug, sheet__finished=True)
+        )
         agg = mine.aggregate(
             games=Count("id"),
             wins=Count("id", filter=Q(winner=True)),
@@ -164,6 +168,7 @@ def player(request, user_id):
             for k, v in (rec or {}).items():
                 records[k] = max(records.get(k, 0), v) if k == "longest_streak" else records.get(k, 0) + v
         results = list(mine.order_by("sheet__created_at").values_list("total", flat=True)[:100])
+        coop_rows = _coop_rates(mine) if slug == "coop" else []
         per_game.append(
             {
                 "slug": slug,
@@ -174,7 +179,8 @@ def player(request, user_id):
                 "average": round(agg["total_sum"] / agg["games"], 1),
                 "best": agg["low"] if game.wins == "lowest" else agg["high"],
                 "records": records,
-                "chart": _results_svg(results),
+                "chart": _results_svg(results) if slug != "coop" else "",
+                "coop": coop_rows,
             }
         )
     return render(
@@ -182,6 +188,47 @@ def player(request, user_id):
         "accounts/player.html",
         {"profile": profile, "per_game": per_game, "is_me": viewer.is_authenticated and viewer.pk == user_id},
     )
+
+
+def _table_board(seats, slug: str, lowest_wins: bool) -> list[dict]:
+    """Return the players of my tables, by name, ranked by wins then games."""
+    by_name: dict[str, dict] = {}
+    for name, total, winner, records in seats.values_list("name", "total", "winner", "records"):
+        games, wins = services.game_count(slug, winner, records)
+        row = by_name.setdefault(name, {"name": name, "games": 0, "wins": 0, "best": None})
+        row["games"] += games
+        row["wins"] += wins
+        if row["best"] is None or (total < row["best"] if lowest_wins else total > row["best"]):
+            row["best"] = total
+    rows = sorted(by_name.values(), key=lambda r: (-r["wins"], -r["games"], r["name"]))[:BOARD_SIZE]
+    for r in rows:
+        r["win_rate"] = round(100 * r["wins"] / r["games"], 1) if r["games"] else 0
+        if slug == "coop":
+            r["best"] = None
+    return rows
+
+
+def _coop_rates(seats) -> list[dict]:
+    """Return the table's win rate per player count and options, beside the rule book's."""
+    groups: dict[tuple, list[int]] = {}
+    for players, options, records in seats.values_list("sheet__players", "sheet__options", "records"):
+        if (options or {}).get("mode", "cooperatif") != "cooperatif":
+            continue
+        key = (len(players), bool(options.get("expert")), bool(options.get("decouverte")))
+        games_wins = groups.setdefault(key, [0, 0])
+        games_wins[0] += (records or {}).get("games", 0)
+        games_wins[1] += (records or {}).get("wins", 0)
+    return [
+        {
+            "players": n,
+            "expert": expert,
+            "decouverte": decouverte,
+            "games": g,
+            "rate": round(100 * w / g, 1) if g else None,
+            "reference": coop_reference_rate(n, expert, decouverte),
+        }
+        for (n, expert, decouverte), (g, w) in sorted(groups.items())
+    ]
 
 
 def _results_svg(values: list[int], width: int = 300, height: int = 80) -> str:
@@ -224,17 +271,13 @@ def leaderboard(request, slug):
             ).order_by("-wins", "-games", "name")[:BOARD_SIZE]
         ]
     elif request.user.is_authenticated:
-        seats = Player.objects.filter(sheet__user=request.user, sheet__game=slug, sheet__finished=True)
+        seats = Player.objects.filter(sheet__user=request.user, sheet__game=slug)
+        if slug != "coop":
+            seats = seats.filter(sheet__finished=True)
         if period == "month":
             now = timezone.localtime()
             seats = seats.filter(sheet__created_at__year=now.year, sheet__created_at__month=now.month)
-        best = Min("total") if game.wins == "lowest" else Max("total")
-        rows = [
-            {**r, "win_rate": round(100 * r["wins"] / r["games"], 1)}
-            for r in seats.values("name")
-            .annotate(games=Count("id"), wins=Count("id", filter=Q(winner=True)), best=best)
-            .order_by("-wins", "-games", "name")[:BOARD_SIZE]
-        ]
+        rows = _table_board(seats, slug, game.wins == "lowest")
     lang = request_lang()
     return render(
         request,

@@ -230,6 +230,10 @@ document.addEventListener("DOMContentLoaded", () => {
   const watch = $("#watch");
   if (watch) setUpWatch(watch);
   $$(".share-url").forEach((i) => i.addEventListener("focus", () => i.select()));
+  // A tap outside an open detail pop-up closes it.
+  document.addEventListener("click", (ev) => {
+    $$("details.cell[open]").forEach((d) => { if (!d.contains(ev.target)) d.open = false; });
+  });
   // Close other open detail pop-ups when one opens.
   document.addEventListener("toggle", (ev) => {
     if (ev.target.matches && ev.target.matches("details.cell") && ev.target.open) {

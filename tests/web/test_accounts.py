@@ -157,3 +157,14 @@ def test_it_lets_an_owner_delete_a_sheet_but_not_a_stranger():
     assert Sheet.objects.filter(pk=sheet.pk).exists()
     assert client.post(f"/me/sheets/{sheet.pk}/delete/").status_code == 302
     assert not Sheet.objects.filter(pk=sheet.pk).exists()
+
+
+def test_it_shows_the_coop_win_rate_beside_the_rule_book():
+    user, client = account("coop@example.org")
+    sheet = services.sheet_create(game="coop", players=["A", "B", "C"], options={}, user=user).sheet
+    for placed in (96, 50, 96, 10):
+        services.round_add(sheet=sheet, data={"placed": placed})
+    mark_me(client, sheet, 0)
+    page = client.get(f"/players/{user.pk}/").content.decode()
+    assert "50.0&nbsp;%" in page or "50,0&nbsp;%" in page
+    assert "39.5&nbsp;%" in page or "39,5&nbsp;%" in page
