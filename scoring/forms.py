@@ -88,6 +88,8 @@ def round_data(post, sheet, game: dict) -> dict:
         return data
     entries = {}
     for seat, name in enumerate(players):
+        if f"cards-{seat}" not in post and f"points-{seat}" not in post:
+            continue  # not at this round's table (a Num Win tie-break seats only the tied)
         raw_cards = (post.get(f"cards-{seat}") or "").strip()
         points = _int(post.get(f"points-{seat}"), f"entries.{name}.points", name)
         cards = []

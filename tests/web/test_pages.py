@@ -203,3 +203,48 @@ def test_it_shows_hostile_names_as_text_everywhere(client):
     assert "עִברִית 🎲" in page
     api = client.get(f"/api/v1/sheets/{sheet.pk}/").json()
     assert api["players"] == names
+
+
+def test_it_plays_a_num_win_tie_break_with_only_the_tied_players(client):
+    sheet = start(client, "numwin", ["Elya", "Sasha", "Mendy"], rounds="1")
+    client.post(f"/sheets/{sheet.pk}/rounds/", {"points-0": "5", "points-1": "5", "points-2": "9"})
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    assert "Manche de départage" in page
+    assert 'name="points-2"' not in page  # Mendy is not in the tie-break
+    r = client.post(f"/sheets/{sheet.pk}/rounds/", {"points-0": "3", "points-1": "8"})
+    assert r.status_code == 302
+    sheet.refresh_from_db()
+    assert sheet.finished
+    assert {p.name for p in sheet.seats.all() if p.winner} == {"Elya"}
+    # Tie-break points decide, they do not add to the totals.
+    assert {p.name: p.total for p in sheet.seats.all()} == {"Elya": 5, "Sasha": 5, "Mendy": 9}
+
+
+def test_it_validates_the_openapi_schema(tmp_path):
+    from django.core.management import call_command
+
+    out = tmp_path / "schema.yml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
+    assert "/api/v1/sheets/{sheet_id}/rounds/" in out.read_text()
+
+
+def test_it_uses_production_security_settings_when_debug_is_off():
+    import subprocess
+    import sys
+
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SESSION_COOKIE_HTTPONLY, s.SESSION_COOKIE_SAMESITE, "
+        "s.SECURE_HSTS_SECONDS, s.SECURE_SSL_REDIRECT)"
+    )
+    env = {"DEBUG": "0", "SECRET_KEY": "x" * 50, "DJANGO_SETTINGS_MODULE": "numapp.settings", "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True", "True", "Lax", "31536000", "True"]
+    refused = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=ROOT,
+        env={**env, "SECRET_KEY": ""},
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode != 0 and "SECRET_KEY must be set" in refused.stderr
