@@ -9,6 +9,9 @@ from scoring.models import Sheet
 from scoring.services import edit_token_matches, share_token_matches
 
 OWNER_SESSION_KEY = "owner_id"
+# Sheets this browser opened with their edit link (…/?edit=<edit token>).
+EDIT_GRANTS_KEY = "edit_grants"
+MAX_GRANTS = 50
 EDITOR, VIEWER = "editor", "viewer"
 
 
@@ -35,10 +38,22 @@ def role_for(request, sheet: Sheet, *, share: str = "") -> str | None:
         return EDITOR
     if edit_token_matches(sheet, request.headers.get("X-Edit-Token", "")):
         return EDITOR
+    if hasattr(request, "session") and sheet.pk in request.session.get(EDIT_GRANTS_KEY, []):
+        return EDITOR
     share = share or request.headers.get("X-Share-Token", "") or request.GET.get("share", "")
     if share_token_matches(sheet.pk, share):
         return VIEWER
     return None
+
+
+def grant_edit_link(request, sheet_id: str, token: str) -> bool:
+    """Let this browser edit the sheet if `token` is its edit token; tell whether it was."""
+    sheet = Sheet.objects.alive().filter(pk=sheet_id).first()
+    if sheet is None or not edit_token_matches(sheet, token):
+        return False
+    grants = [g for g in request.session.get(EDIT_GRANTS_KEY, []) if g != sheet_id]
+    request.session[EDIT_GRANTS_KEY] = (grants + [sheet_id])[-MAX_GRANTS:]
+    return True
 
 
 def get_sheet(request, sheet_id: str, *, write: bool, share: str = "") -> tuple[Sheet, str]:

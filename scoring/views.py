@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.services import seat_token
 from numapp.ratelimit import limit_posts
 from scoring import forms, services
-from scoring.access import EDITOR, get_sheet, owner_key
+from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
 from scoring.api.views import request_lang
 from scoring.charts import PALETTE, progression_svg
 from scoring.games import GAMES
@@ -205,6 +205,10 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
 
 
 def sheet_page(request, sheet_id):
+    token = request.GET.get("edit", "")
+    if token and grant_edit_link(request, sheet_id, token):
+        # Drop the token from the address bar and the history.
+        return redirect("sheet", sheet_id)
     sheet, role = get_sheet(request, sheet_id, write=False)
     if role != EDITOR:
         raise Http404

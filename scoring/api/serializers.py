@@ -109,6 +109,9 @@ class SheetSerializer(ResultSerializer):
     url = serializers.CharField()
     share_url = serializers.CharField(required=False)
     edit_token = serializers.CharField(required=False, help_text="Returned once, by the create call.")
+    edit_url = serializers.CharField(
+        required=False, help_text="Returned once: the page that lets a browser edit the sheet."
+    )
 
 
 class SheetSummarySerializer(serializers.Serializer):

@@ -141,6 +141,8 @@ def sheet_payload(request, sheet: Sheet, role: str, *, lang: str, edit_token: st
         )
     if edit_token:
         payload["edit_token"] = edit_token
+        # Opening this link in a browser lets that browser edit (and save) the sheet.
+        payload["edit_url"] = f"{payload['url']}?edit={edit_token}"
     return payload
 
 

@@ -168,3 +168,20 @@ def test_it_shows_the_coop_win_rate_beside_the_rule_book():
     page = client.get(f"/players/{user.pk}/").content.decode()
     assert "50.0&nbsp;%" in page or "50,0&nbsp;%" in page
     assert "39.5&nbsp;%" in page or "39,5&nbsp;%" in page
+
+
+def test_it_opens_a_sheet_by_its_edit_link_and_saves_it_to_the_account():
+    api = Client()
+    created = api.post(
+        "/api/v1/sheets/", {"game": "coop", "players": ["A", "B"]}, content_type="application/json"
+    ).json()
+    user, browser = account("late@example.org")
+    assert browser.get(f"/sheets/{created['id']}/").status_code == 404
+    assert browser.get(f"/sheets/{created['id']}/?edit=wrong").status_code == 404
+    r = browser.get(f"/sheets/{created['id']}/?edit={created['edit_token']}")
+    assert r.status_code == 302 and "edit=" not in r.url
+    page = browser.get(r.url).content.decode()
+    assert "Sauvegarder dans mon compte" in page
+    assert browser.post(f"/me/sheets/{created['id']}/save/").status_code == 302
+    sheet = Sheet.objects.get(pk=created["id"])
+    assert sheet.user == user and sheet.expires_at is None
