@@ -28,6 +28,17 @@ def owner_key(request, *, create: bool = False) -> str:
     return key
 
 
+def my_sheets(request):
+    """Return the live sheets this account, or else this browser, may edit, newest first."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        sheets = Sheet.objects.filter(user=user)
+    else:
+        key = owner_key(request)
+        sheets = Sheet.objects.filter(user__isnull=True, owner_key=key) if key else Sheet.objects.none()
+    return sheets.alive().order_by("-updated_at")
+
+
 def role_for(request, sheet: Sheet, *, share: str = "") -> str | None:
     """Return EDITOR, VIEWER or None for this request on this sheet."""
     user = getattr(request, "user", None)

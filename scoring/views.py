@@ -13,12 +13,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import seat_token
 from numapp.ratelimit import limit_posts
-from scoring import forms, services
+from scoring import access, forms, services
 from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
 from scoring.api.views import request_lang
 from scoring.charts import PALETTE, progression_svg
 from scoring.games import GAMES
-from scoring.models import Sheet
 
 MAX_FORM_PLAYERS = 12
 
@@ -63,14 +62,7 @@ def _games(lang):
 
 def home(request):
     lang = request_lang()
-    key = owner_key(request)
-    if request.user.is_authenticated:
-        mine = Sheet.objects.filter(user=request.user)
-    elif key:
-        mine = Sheet.objects.filter(user__isnull=True, owner_key=key)
-    else:
-        mine = Sheet.objects.none()
-    recent = list(mine.alive().order_by("-updated_at")[:5])
+    recent = list(access.my_sheets(request)[:5])
     return render(request, "scoring/home.html", {"games": _games(lang), "recent": recent})
 
 
@@ -317,14 +309,7 @@ def rematch(request, sheet_id):
 
 
 def my_sheets(request):
-    key = owner_key(request)
-    if request.user.is_authenticated:
-        sheets = Sheet.objects.filter(user=request.user)
-    elif key:
-        sheets = Sheet.objects.filter(user__isnull=True, owner_key=key)
-    else:
-        sheets = Sheet.objects.none()
-    sheets = sheets.alive().order_by("-updated_at").prefetch_related("seats")[:200]
+    sheets = access.my_sheets(request).prefetch_related("seats")[:200]
     names = {slug: game.name for slug, game in GAMES.items()}
     return render(request, "scoring/my_sheets.html", {"sheets": sheets, "names": names})
 

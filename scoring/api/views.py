@@ -11,7 +11,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from scoring import services
-from scoring.access import EDITOR, csrf_failure, get_sheet, owner_key
+from scoring.access import EDITOR, csrf_failure, get_sheet, my_sheets, owner_key
 from scoring.api import serializers as s
 from scoring.api.errors import error_response
 from scoring.games import GAMES
@@ -214,12 +214,7 @@ class SheetListView(APIView):
 
     @extend_schema(summary="The sheets this browser or account may edit", responses=s.SheetSummarySerializer(many=True))
     def get(self, request):
-        if request.user.is_authenticated:
-            sheets = Sheet.objects.filter(user=request.user)
-        else:
-            key = owner_key(request)
-            sheets = Sheet.objects.filter(user__isnull=True, owner_key=key) if key else Sheet.objects.none()
-        sheets = sheets.alive().order_by("-updated_at").prefetch_related("seats")[:100]
+        sheets = my_sheets(request).prefetch_related("seats")[:100]
         return Response(
             [
                 {
