@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint format bench-engine messages clean
+.PHONY: install run test lint format bench-engine bench messages clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ format: install
 
 bench-engine: install
 	$(BIN)/python bench/engine.py
+
+# HTTP load test: gunicorn + wrk on 127.0.0.1, about 3 minutes (docs/performance.md).
+# PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set, SQLite otherwise; BENCH_ARGS=--help.
+bench: install
+	$(BIN)/python bench/http.py $(BENCH_ARGS)
 
 messages: install
 	$(BIN)/python manage.py makemessages -l fr -l en --no-location --ignore '.venv/*' --ignore 'var/*'
