@@ -256,6 +256,7 @@ def leaderboard(request, slug):
     period = "month" if request.GET.get("period") == "month" else "all"
     month = timezone.localtime().strftime("%Y-%m")
     rows = []
+    player_base = reverse("player", args=[0])[: -len("0/")]  # built once, not once per row
     if scope == "global":
         rows = [
             {
@@ -263,7 +264,7 @@ def leaderboard(request, slug):
                 "games": s.games,
                 "wins": s.wins,
                 "best": s.best,
-                "user_id": s.user_id,
+                "url": f"{player_base}{s.user_id}/",
                 "win_rate": round(100 * s.wins / s.games, 1) if s.games else 0,
             }
             for s in Standing.objects.filter(

@@ -9,6 +9,7 @@ import hmac
 import json
 import re
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -129,9 +130,30 @@ def score(game: str, players, options, rounds, lang: str) -> dict:
         raise InvalidInput(exc.messages(lang)) from None
 
 
+# Results by (sheet id, version, language). A sheet's version changes with every write,
+# so an entry never goes stale; each process keeps the last few hundred.
+_RESULTS: OrderedDict[tuple, dict] = OrderedDict()
+_RESULTS_KEPT = 256
+
+
+def _remember(sheet: Sheet, lang: str, result: dict) -> None:
+    _RESULTS[(sheet.pk, sheet.version, lang)] = result
+    _RESULTS.move_to_end((sheet.pk, sheet.version, lang))
+    while len(_RESULTS) > _RESULTS_KEPT:
+        _RESULTS.popitem(last=False)
+
+
 def sheet_result(sheet: Sheet, rounds: list[Round], lang: str) -> dict:
-    """Return the engine's result for the stored rounds of a sheet."""
-    return sheet.engine.score(sheet.players, sheet.options, [r.data for r in rounds], lang)
+    """Return the engine's result for the stored rounds of a sheet (a copy callers may change).
+
+    `rounds` must be the sheet's rounds at `sheet.version`, as a request reads them
+    together: the result is kept by version.
+    """
+    result = _RESULTS.get((sheet.pk, sheet.version, lang))
+    if result is None:
+        result = sheet.engine.score(sheet.players, sheet.options, [r.data for r in rounds], lang)
+        _remember(sheet, lang, result)
+    return {**result, "rounds": [dict(r) for r in result["rounds"]]}
 
 
 def sheet_create(*, game: str, players, options, owner_key: str = "", user=None, lang: str = "fr") -> Created:
@@ -171,7 +193,7 @@ def _locked(sheet: Sheet, if_version: int | None) -> tuple[Sheet, list[Round]]:
     return locked, list(locked.rounds.all())
 
 
-def _store(sheet: Sheet, result: dict) -> None:
+def _store(sheet: Sheet, result: dict, lang: str) -> None:
     """Save the sheet's derived fields and each seat's total from the engine's result."""
     sheet.version += 1
     sheet.finished = result["finished"]
@@ -182,11 +204,15 @@ def _store(sheet: Sheet, result: dict) -> None:
     teams = result.get("teams") or {}
     team_of = {m: t for t, team in teams.items() for m in team["members"]}
     seats = list(sheet.seats.all())
+    previous = [(seat.total, seat.winner, seat.records) for seat in seats]
     for seat in seats:
         seat.total = result["totals"][seat.name]
         seat.winner = seat.name in winners or team_of.get(seat.name) in winners
         seat.records = seat_records(sheet.game, result, seat.name)
-    Player.objects.bulk_update(seats, ["total", "winner", "records"])
+    changed = [seat for seat, before in zip(seats, previous) if (seat.total, seat.winner, seat.records) != before]
+    if changed:
+        Player.objects.bulk_update(changed, ["total", "winner", "records"])
+    _remember(sheet, lang, result)
     linked = {seat.user_id for seat in seats if seat.user_id}
     if sheet.user_id and linked:
         from accounts.services import standings_recount
@@ -238,7 +264,7 @@ def round_add(
                     )
             result = _rescore(sheet, [r.data for r in rounds] + [data], lang, len(rounds))
             Round.objects.create(sheet=sheet, number=len(rounds) + 1, data=data)
-            _store(sheet, result)
+            _store(sheet, result, lang)
     except IntegrityError:
         raise Conflict() from None
     return sheet
@@ -265,7 +291,7 @@ def round_edit(*, sheet: Sheet, number: int, data, lang: str = "fr", if_version:
         target = rounds[number - 1]
         target.data = data
         target.save(update_fields=["data"])
-        _store(sheet, result)
+        _store(sheet, result, lang)
     return sheet
 
 
@@ -285,7 +311,7 @@ def round_delete(*, sheet: Sheet, number: int, lang: str = "fr", if_version: int
         for r in rounds[number:]:
             r.number -= 1
             r.save(update_fields=["number"])
-        _store(sheet, result)
+        _store(sheet, result, lang)
     return sheet
 
 

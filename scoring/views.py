@@ -1,5 +1,6 @@
 """Server-rendered pages: thin views over the same services as the API."""
 
+import functools
 import json
 
 import segno
@@ -54,6 +55,12 @@ def _form_options(game: dict, post) -> list[dict]:
             item["value"] = posted if post else ("" if spec.get("default") is None else spec["default"])
         out.append(item)
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def qr_svg(url: str) -> str:
+    """Return the QR code of a URL as inline SVG (the same link always draws the same code)."""
+    return segno.make(url, error="m").svg_inline(scale=3, dark="#111", light="#fff")
 
 
 def _games(lang):
@@ -182,7 +189,7 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
         "has_bonus": any(result["bonuses"].values()),
         "can_edit": role == EDITOR,
         "share_url": share_url,
-        "qr": segno.make(share_url, error="m").svg_inline(scale=3, dark="#111", light="#fff") if role == EDITOR else "",
+        "qr": qr_svg(share_url) if role == EDITOR else "",
         "next_round": next_round,
         "form_errors": form_errors,
         "form": forms.form_values(sheet, form_data),

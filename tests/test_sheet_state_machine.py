@@ -61,6 +61,7 @@ class SheetMachine(RuleBasedStateMachine):
         expected = {name: sum(r[i] for r in self.model) for i, name in enumerate(PLAYERS)}
         stored = dict(Player.objects.filter(sheet=self.sheet).values_list("name", "total"))
         assert stored == expected
+        self.sheet.refresh_from_db()  # results are kept by version: read the sheet as a request would
         result = services.sheet_result(self.sheet, list(Round.objects.filter(sheet=self.sheet)), "fr")
         assert result["totals"] == expected
         assert result["finished"] == (len(self.model) == FIXED_ROUNDS)
