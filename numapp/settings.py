@@ -212,12 +212,13 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {}
 else:
     CELERY_BROKER_URL = "filesystem://"
-    for sub in ("queue", "processed"):
+    for sub in ("queue", "processed", "control"):
         (CELERY_QUEUE_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_QUEUE_DIR / "queue"),
         "data_folder_out": str(CELERY_QUEUE_DIR / "queue"),
         "processed_folder": str(CELERY_QUEUE_DIR / "processed"),
+        "control_folder": str(CELERY_QUEUE_DIR / "control"),
         "store_processed": False,
     }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
