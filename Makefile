@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint format bench-engine bench messages clean
+.PHONY: install run test lint format bench-engine bench bench-purge bench-leaderboard messages clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -35,7 +35,13 @@ bench-engine: install
 # HTTP load test: gunicorn + wrk on 127.0.0.1, about 3 minutes (docs/performance.md).
 # PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set, SQLite otherwise; BENCH_ARGS=--help.
 bench: install
-	$(BIN)/python bench/http.py $(BENCH_ARGS)
+	$(BIN)/python bench/load.py $(BENCH_ARGS)
+
+bench-purge: install
+	$(BIN)/python bench/purge.py $(BENCH_ARGS)
+
+bench-leaderboard: install
+	$(BIN)/python bench/leaderboard.py $(BENCH_ARGS)
 
 messages: install
 	$(BIN)/python manage.py makemessages -l fr -l en --no-location --ignore '.venv/*' --ignore 'var/*'

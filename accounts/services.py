@@ -5,6 +5,7 @@ import hmac
 import io
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from accounts.models import Profile, Standing
@@ -41,7 +42,8 @@ def standings_recount(*, user_ids, game: str) -> None:
         "user_id", "total", "winner", "records", "sheet__created_at"
     ):
         games, wins = game_count(game, winner, records)
-        for period in (ALL, created.strftime("%Y-%m")):
+        # Months as the players live them (TIME_ZONE), like the pages ask for them.
+        for period in (ALL, timezone.localtime(created).strftime("%Y-%m")):
             row = rows.setdefault((user_id, period), {"games": 0, "wins": 0, "total_sum": 0, "best": None})
             row["games"] += games
             row["wins"] += wins

@@ -1,6 +1,6 @@
 """HTTP load benchmark: the app under gunicorn, driven by wrk, against a bare Django view.
 
-Run from the repo root: ``make bench`` (or ``python bench/http.py --help``).
+Run from the repo root: ``make bench`` (or ``python bench/load.py --help``).
 
 1. A temporary VAR_DIR; the database is SQLite in it, or DATABASE_URL when set (a
    PostgreSQL database whose name contains "bench": it is flushed first), the cache
@@ -72,7 +72,7 @@ NUMERIC = [(k, v) for k in ("red", "blue", "green", "yellow", "rainbow", "shadow
 
 
 # --------------------------------------------------------------------------- seeding
-# Runs in a child process (``python bench/http.py _seed OUT``) with the bench environment.
+# Runs in a child process (``python bench/load.py _seed OUT``) with the bench environment.
 
 
 def _king_round(rng, players, cards):
@@ -903,7 +903,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    # This file is named http.py: take its folder off sys.path, or it hides the standard `http`.
+    # Import app code from the repo root, never from bench/ (a module here could shadow the stdlib).
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != os.path.dirname(os.path.abspath(__file__))]
     if len(sys.argv) > 1 and sys.argv[1] == "_seed":
         seed(sys.argv[2], int(sys.argv[3]))
