@@ -192,6 +192,19 @@ def player(request, user_id):
 
 def _table_board(seats, slug: str, lowest_wins: bool) -> list[dict]:
     """Return the players of my tables, by name, ranked by wins then games."""
+    if slug != "coop":
+        # One row per sheet and seat: the database groups them and returns 50 rows.
+        best = Min("total") if lowest_wins else Max("total")
+        rows = list(
+            seats.order_by()
+            .values("name")
+            .annotate(games=Count("id"), wins=Count("id", filter=Q(winner=True)), best=best)
+            .order_by("-wins", "-games", "name")[:BOARD_SIZE]
+        )
+        for r in rows:
+            r["win_rate"] = round(100 * r["wins"] / r["games"], 1)
+        return rows
+    # Coop: a session holds many games, counted in each seat's records.
     by_name: dict[str, dict] = {}
     for name, total, winner, records in seats.values_list("name", "total", "winner", "records"):
         games, wins = services.game_count(slug, winner, records)
@@ -203,8 +216,7 @@ def _table_board(seats, slug: str, lowest_wins: bool) -> list[dict]:
     rows = sorted(by_name.values(), key=lambda r: (-r["wins"], -r["games"], r["name"]))[:BOARD_SIZE]
     for r in rows:
         r["win_rate"] = round(100 * r["wins"] / r["games"], 1) if r["games"] else 0
-        if slug == "coop":
-            r["best"] = None
+        r["best"] = None
     return rows
 
 
@@ -276,8 +288,8 @@ def leaderboard(request, slug):
         if slug != "coop":
             seats = seats.filter(sheet__finished=True)
         if period == "month":
-            now = timezone.localtime()
-            seats = seats.filter(sheet__created_at__year=now.year, sheet__created_at__month=now.month)
+            start = timezone.localtime().replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+            seats = seats.filter(sheet__created_at__gte=start)
         rows = _table_board(seats, slug, game.wins == "lowest")
     lang = request_lang()
     return render(

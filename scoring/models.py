@@ -108,7 +108,10 @@ class Sheet(models.Model):
     objects = SheetQuerySet.as_manager()
 
     class Meta:
-        indexes = [models.Index(fields=["user", "-updated_at"])]
+        indexes = [
+            models.Index(fields=["user", "-updated_at"]),
+            models.Index(fields=["user", "game", "-created_at"], name="sheet_user_game_created"),
+        ]
 
     def __str__(self):
         return f"{self.game} {self.id}"
