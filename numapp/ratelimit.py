@@ -19,19 +19,29 @@ def client_ip(request) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
 
+def count_hit(key: str, limit: int, period: int, now: float | None = None) -> tuple[bool, float]:
+    """Count one hit in the current window of `key`; return (allowed, seconds to the next window).
+
+    One counter per window (INCR on Redis: one round trip, constant size).
+    """
+    now = time.time() if now is None else now
+    window = int(now // period)
+    retry = (window + 1) * period - now
+    bucket = f"rl:{key}:{window}"
+    if cache.add(bucket, 1, period):
+        return True, retry
+    try:
+        count = cache.incr(bucket)
+    except ValueError:  # the window expired between add and incr
+        cache.add(bucket, 1, period)
+        return True, retry
+    return count <= limit, retry
+
+
 def allowed(request, scope: str) -> bool:
     """Count this request in its window; tell whether it stays within the limit."""
     limit, period = LIMITS[scope]
-    window = int(time.time() // period)
-    key = f"rl:{scope}:{client_ip(request)}:{window}"
-    if cache.add(key, 1, period):
-        return True
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, period)
-        return True
-    return count <= limit
+    return count_hit(f"{scope}:{client_ip(request)}", limit, period)[0]
 
 
 def limit_posts(scope: str):

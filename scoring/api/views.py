@@ -7,13 +7,13 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from scoring import services
 from scoring.access import EDITOR, csrf_failure, get_sheet, my_sheets, owner_key
 from scoring.api import serializers as s
 from scoring.api.errors import error_response
+from scoring.api.throttles import WindowThrottle as ScopedRateThrottle
 from scoring.games import GAMES
 from scoring.models import Sheet
 

@@ -1,0 +1,27 @@
+from rest_framework.throttling import ScopedRateThrottle
+
+from numapp.ratelimit import count_hit
+
+
+class WindowThrottle(ScopedRateThrottle):
+    """DRF's scoped rates, counted in fixed windows (one counter per client and window).
+
+    DRF's own throttle keeps a list of every request time per client and rewrites it
+    on each request; a counter costs one INCR.
+    """
+
+    def allow_request(self, request, view):
+        self.scope = getattr(view, self.scope_attr, None)
+        if not self.scope:
+            return True
+        self.rate = self.get_rate()
+        if self.rate is None:
+            return True
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        allowed, self._retry = count_hit(
+            f"api:{self.scope}:{self.get_ident(request)}", self.num_requests, self.duration
+        )
+        return allowed
+
+    def wait(self):
+        return max(1.0, self._retry)
