@@ -47,6 +47,9 @@ def _form_options(game: dict, post) -> list[dict]:
                 {"value": c, "label": mode_names.get(c) or CHOICE_LABELS.get(c, c), "checked": c == current}
                 for c in spec["choices"]
             ]
+            if spec.get("default") is None:
+                # No fixed default: the game picks by mode (Num-X short rules' scoring).
+                item["choices"].insert(0, {"value": "", "label": _("As the mode says"), "checked": not current})
         elif spec.get("type") == "bool":
             item["kind"] = "bool"
             item["checked"] = (posted == "on") if post else bool(spec.get("default"))

@@ -250,3 +250,10 @@ def test_it_uses_production_security_settings_when_debug_is_off():
         text=True,
     )
     assert refused.returncode != 0 and "SECRET_KEY must be set" in refused.stderr
+
+
+def test_it_offers_the_mode_default_for_short_rules_scoring(client):
+    page = client.get("/new/numx-malus/").content.decode()
+    assert re.search(r'name="opt-scoring" value="" checked', page)
+    sheet = start(client, "numx-malus", ["A", "B"], mode="speedgame", scoring="")
+    assert sheet.options["scoring"] == "competition"
