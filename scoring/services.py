@@ -233,9 +233,18 @@ def body_hash(data) -> str:
 
 
 def round_add(
-    *, sheet: Sheet, data, lang: str = "fr", if_version: int | None = None, idempotency_key: str = ""
+    *,
+    sheet: Sheet,
+    data,
+    lang: str = "fr",
+    if_version: int | None = None,
+    idempotency_key: str = "",
+    number: int | None = None,
 ) -> Sheet:
     """Append a round; the engine must accept the whole game with it.
+
+    `number`, when given, is the round the client means to add: if another phone
+    added it first, Conflict is raised rather than a second round appended.
 
     With an idempotency key, a retry of an answered request raises Replay with the
     first answer (looked up under the sheet's lock, so concurrent retries queue
@@ -255,6 +264,8 @@ def round_add(
                     raise Replay(seen.status, seen.response)
             if if_version is not None and if_version != sheet.version:
                 raise VersionMismatch(sheet.version)
+            if number is not None and number != len(rounds) + 1:
+                raise Conflict()
             if len(rounds) >= MAX_ROUNDS:
                 with translation.override(lang):
                     raise _error(

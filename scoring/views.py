@@ -239,8 +239,8 @@ def round_add(request, sheet_id):
     data = None
     try:
         data = forms.round_data(request.POST, sheet, GAMES[sheet.game].describe(lang))
-        version = request.POST.get("version", "")
-        services.round_add(sheet=sheet, data=data, lang=lang, if_version=int(version) if version.isdigit() else None)
+        number = request.POST.get("number", "")
+        services.round_add(sheet=sheet, data=data, lang=lang, number=int(number) if number.isdigit() else None)
     except services.InvalidInput as exc:
         context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, form_data=data)
         return render(request, "scoring/sheet.html", context, status=400)

@@ -26,6 +26,9 @@ class EntrySerializer(serializers.Serializer):
 
 
 class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField(
+        required=False, min_value=1, help_text="Adding: the round you mean to add (409 if another client added it)."
+    )
     entries = serializers.DictField(child=EntrySerializer(), required=False, help_text="Player name → entry.")
     declarer = serializers.CharField(required=False, allow_null=True, help_text="numwin: who declared Num Win.")
     cards = serializers.IntegerField(required=False, help_text="numking: cards dealt (a check).")

@@ -338,7 +338,8 @@ class RoundListView(APIView):
     @extend_schema(
         summary="Add a round",
         description=(
-            "Send `If-Match` with the sheet's version (its ETag) to refuse a stale write (412). "
+            "Send `If-Match` with the sheet's version (its ETag) to refuse a stale write (412), or "
+            "`number`, the round you mean to add: if another client added it first, 409. "
             "Send an `Idempotency-Key` to retry safely: the same key and body get the same answer, "
             "one round is made; the same key with another body gets 422."
         ),
@@ -364,10 +365,19 @@ class RoundListView(APIView):
             message = _("The Idempotency-Key is at most 100 characters.")
             return error_response([{"path": "Idempotency-Key", "code": "invalid", "message": message}])
 
+        body = request.data
+        number = None
+        if isinstance(body, dict) and "number" in body:
+            body = dict(body)
+            number = body.pop("number")
+            if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+                message = _("number: the round number must be a whole number from 1.")
+                return error_response([{"path": "number", "code": "invalid", "message": message}])
+
         def add(sheet, lang, version):
             with transaction.atomic():
                 sheet = services.round_add(
-                    sheet=sheet, data=request.data, lang=lang, if_version=version, idempotency_key=key
+                    sheet=sheet, data=body, lang=lang, if_version=version, idempotency_key=key, number=number
                 )
                 response = _sheet_response(request, sheet, EDITOR, code=status.HTTP_201_CREATED)
                 if key:

@@ -105,3 +105,38 @@ def test_it_never_gives_a_500_when_two_phones_add_at_once():
     # Both asked for version 1: one wins, the other is told the sheet changed.
     assert sorted(results) == [201, 412]
     assert Round.objects.filter(sheet_id=sheet["id"]).count() == 1
+
+
+@pytest.mark.django_db
+def test_it_answers_409_when_the_round_was_added_by_another_phone():
+    api = Client()
+    sheet = create(api)
+    first = add(api, sheet, {**ROUND, "number": 1}, "")
+    assert first.status_code == 201
+    again = add(api, sheet, {**ROUND, "number": 1}, "")
+    assert again.status_code == 409
+    assert again.json()["errors"][0]["code"] == "conflict"
+    assert add(api, sheet, {**ROUND, "number": 0}, "").status_code == 400
+    assert Round.objects.filter(sheet_id=sheet["id"]).count() == 1
+
+
+@needs_postgres
+@pytest.mark.django_db(transaction=True)
+def test_it_gives_one_201_and_one_409_when_two_phones_add_the_same_round():
+    api = Client()
+    sheet = create(api)
+    results = []
+
+    def send():
+        try:
+            results.append(add(Client(), sheet, {**ROUND, "number": 1}, "").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [201, 409]
+    assert Round.objects.filter(sheet_id=sheet["id"]).count() == 1
