@@ -129,7 +129,7 @@ def load(url: str, sheets: int, users: int, heavy: int, lowest: list[str], games
             )
             steps["sheets"] = time.monotonic() - t
             t = time.monotonic()
-            conn.execute(STANDINGS_SQL, {"lowest": lowest})
+            conn.execute(STANDINGS_SQL, {"lowest": lowest, "tz": os.environ.get("TIME_ZONE", "Europe/Paris")})
             steps["standings"] = time.monotonic() - t
         t = time.monotonic()
         for table in ("auth_user", "accounts_profile", "scoring_sheet", "scoring_player", "accounts_standing"):
@@ -140,8 +140,8 @@ def load(url: str, sheets: int, users: int, heavy: int, lowest: list[str], games
 
 
 # What standings_recount computes, for every user at once: one row per (user, game, "all")
-# and per (user, game, month of the sheet's creation in UTC, as strftime on the aware
-# datetime Django returns), over seats on finished, owned sheets; a coop sheet is a
+# and per (user, game, month of the sheet's creation in the app's TIME_ZONE, as
+# standings_recount takes it from timezone.localtime), over seats on finished, owned sheets; a coop sheet is a
 # session that never finishes and adds the games and wins of its seat's records.
 STANDINGS_SQL = """
 INSERT INTO accounts_standing (user_id, game, period, games, wins, total_sum, best, public, name)
@@ -153,7 +153,7 @@ SELECT p.user_id, s.game, per.period,
        coalesce(pr.public AND pr.display_name <> '', false), coalesce(pr.display_name, '')
 FROM scoring_player p
 JOIN scoring_sheet s ON s.id = p.sheet_id
-CROSS JOIN LATERAL (VALUES ('all'), (to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM'))) AS per(period)
+CROSS JOIN LATERAL (VALUES ('all'), (to_char(s.created_at AT TIME ZONE %(tz)s, 'YYYY-MM'))) AS per(period)
 LEFT JOIN accounts_profile pr ON pr.user_id = p.user_id
 WHERE p.user_id IS NOT NULL AND (s.finished OR s.game = 'coop') AND s.user_id IS NOT NULL
 GROUP BY p.user_id, s.game, per.period, pr.public, pr.display_name
