@@ -5,7 +5,9 @@ import json
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models import Count, IntegerField, Max, Min, Q, Sum
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -191,32 +193,26 @@ def player(request, user_id):
 
 
 def _table_board(seats, slug: str, lowest_wins: bool) -> list[dict]:
-    """Return the players of my tables, by name, ranked by wins then games."""
-    if slug != "coop":
-        # One row per sheet and seat: the database groups them and returns 50 rows.
-        best = Min("total") if lowest_wins else Max("total")
-        rows = list(
-            seats.order_by()
-            .values("name")
-            .annotate(games=Count("id"), wins=Count("id", filter=Q(winner=True)), best=best)
-            .order_by("-wins", "-games", "name")[:BOARD_SIZE]
-        )
-        for r in rows:
-            r["win_rate"] = round(100 * r["wins"] / r["games"], 1)
-        return rows
-    # Coop: a session holds many games, counted in each seat's records.
-    by_name: dict[str, dict] = {}
-    for name, total, winner, records in seats.values_list("name", "total", "winner", "records"):
-        games, wins = services.game_count(slug, winner, records)
-        row = by_name.setdefault(name, {"name": name, "games": 0, "wins": 0, "best": None})
-        row["games"] += games
-        row["wins"] += wins
-        if row["best"] is None or (total < row["best"] if lowest_wins else total > row["best"]):
-            row["best"] = total
-    rows = sorted(by_name.values(), key=lambda r: (-r["wins"], -r["games"], r["name"]))[:BOARD_SIZE]
+    """Return the players of my tables, by name, ranked by wins then games.
+
+    The database groups the seats and returns at most one board of rows. A coop
+    session holds many games: its seat's records count them.
+    """
+    if slug == "coop":
+        counted = {
+            "games": Coalesce(Sum(Cast(KT("records__games"), IntegerField())), 0),
+            "wins": Coalesce(Sum(Cast(KT("records__wins"), IntegerField())), 0),
+        }
+    else:
+        counted = {
+            "games": Count("id"),
+            "wins": Count("id", filter=Q(winner=True)),
+            "best": Min("total") if lowest_wins else Max("total"),
+        }
+    rows = list(seats.order_by().values("name").annotate(**counted).order_by("-wins", "-games", "name")[:BOARD_SIZE])
     for r in rows:
         r["win_rate"] = round(100 * r["wins"] / r["games"], 1) if r["games"] else 0
-        r["best"] = None
+        r.setdefault("best", None)
     return rows
 
 

@@ -185,3 +185,15 @@ def test_it_opens_a_sheet_by_its_edit_link_and_saves_it_to_the_account():
     assert browser.post(f"/me/sheets/{created['id']}/save/").status_code == 302
     sheet = Sheet.objects.get(pk=created["id"])
     assert sheet.user == user and sheet.expires_at is None
+
+
+def test_it_ranks_coop_players_of_my_tables_by_games_won():
+    user, client = account("table@example.org")
+    first = services.sheet_create(game="coop", players=["Ana", "Bo"], options={}, user=user).sheet
+    for placed in (93, 10, 93):
+        services.round_add(sheet=first, data={"placed": placed})
+    second = services.sheet_create(game="coop", players=["Ana", "Cy"], options={}, user=user).sheet
+    services.round_add(sheet=second, data={"placed": 93})
+    page = client.get("/leaderboards/coop/?scope=table").content.decode()
+    rows = re.findall(r'<th scope="row">([^<]+)</th><td>(\d+)</td><td>(\d+)</td>', page)
+    assert rows == [("Ana", "3", "4"), ("Bo", "2", "3"), ("Cy", "1", "1")]
