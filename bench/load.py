@@ -579,7 +579,7 @@ def lighthouse(base: str, paths: dict, out_dir: pathlib.Path) -> dict:
         headers = dict(PROXY_HEADERS)
         if spec.get("cookies"):
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in spec["cookies"].items())
-        report = out_dir / f"lh-{label}.json"
+        report = out_dir / ("lh-" + "".join(ch if ch.isalnum() else "-" for ch in label) + ".json")
         cmd = [
             binary,
             base + spec["path"],

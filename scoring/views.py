@@ -110,11 +110,15 @@ def sheet_new(request, slug):
             return redirect("sheet", created.sheet.pk)
     post = request.POST if request.method == "POST" else None
     names = values.get("players", [])
+    filled = max((i + 1 for i, n in enumerate(names) if n.strip()), default=0)
     rows = [
         {
             "seat": seat,
             "name": names[seat] if seat < len(names) else "",
             "team": post.get(f"team-{seat}", "") if post else "",
+            # Rows past the minimum (or past the names typed) wait for "add a player";
+            # hiding them here rather than in the script keeps the page from shifting.
+            "hidden": seat >= max(game["players"]["min"], filled),
         }
         for seat in range(min(game["players"]["max"], MAX_FORM_PLAYERS))
     ]
