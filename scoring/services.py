@@ -9,11 +9,11 @@ import hmac
 import json
 import re
 import secrets
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
@@ -21,6 +21,7 @@ from rest_framework.utils.encoders import JSONEncoder
 
 from scoring.games import GAMES
 from scoring.games.base import ScoringError
+from scoring.lru import VersionedParts
 from scoring.models import IdempotentRequest, Player, Round, Sheet
 from scoring.stats import seat_records
 
@@ -130,17 +131,12 @@ def score(game: str, players, options, rounds, lang: str) -> dict:
         raise InvalidInput(exc.messages(lang)) from None
 
 
-# Results by (sheet id, version, language). A sheet's version changes with every write,
-# so an entry never goes stale; each process keeps the last few hundred.
-_RESULTS: OrderedDict[tuple, dict] = OrderedDict()
-_RESULTS_KEPT = 256
+# Results by (sheet id, version, language): a write bumps the version.
+RESULTS = VersionedParts(256)
 
 
 def _remember(sheet: Sheet, lang: str, result: dict) -> None:
-    _RESULTS[(sheet.pk, sheet.version, lang)] = result
-    _RESULTS.move_to_end((sheet.pk, sheet.version, lang))
-    while len(_RESULTS) > _RESULTS_KEPT:
-        _RESULTS.popitem(last=False)
+    RESULTS.put((sheet.pk, sheet.version, lang), result)
 
 
 def sheet_result(sheet: Sheet, rounds: list[Round], lang: str) -> dict:
@@ -149,7 +145,7 @@ def sheet_result(sheet: Sheet, rounds: list[Round], lang: str) -> dict:
     `rounds` must be the sheet's rounds at `sheet.version`, as a request reads them
     together: the result is kept by version.
     """
-    result = _RESULTS.get((sheet.pk, sheet.version, lang))
+    result = RESULTS.get((sheet.pk, sheet.version, lang))
     if result is None:
         result = sheet.engine.score(sheet.players, sheet.options, [r.data for r in rounds], lang)
         _remember(sheet, lang, result)
@@ -349,7 +345,7 @@ def sheets_claim(*, owner_key: str, user) -> int:
     return (
         Sheet.objects.alive()
         .filter(user__isnull=True, owner_key=owner_key)
-        .update(user=user, expires_at=None, owner_key="", updated_at=timezone.now())
+        .update(user=user, expires_at=None, owner_key="", updated_at=timezone.now(), version=F("version") + 1)
     )
 
 
@@ -358,5 +354,5 @@ def sheet_save_to_account(*, sheet: Sheet, user) -> bool:
     return bool(
         Sheet.objects.alive()
         .filter(pk=sheet.pk, user__isnull=True)
-        .update(user=user, expires_at=None, owner_key="", updated_at=timezone.now())
+        .update(user=user, expires_at=None, owner_key="", updated_at=timezone.now(), version=F("version") + 1)
     )

@@ -7,7 +7,10 @@ import segno
 from django.contrib import messages
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -19,6 +22,7 @@ from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
 from scoring.api.views import request_lang
 from scoring.charts import PALETTE, progression_svg
 from scoring.games import GAMES
+from scoring.lru import VersionedParts
 
 MAX_FORM_PLAYERS = 12
 
@@ -58,6 +62,9 @@ def _form_options(game: dict, post) -> list[dict]:
             item["value"] = posted if post else ("" if spec.get("default") is None else spec["default"])
         out.append(item)
     return out
+
+
+BOARDS = VersionedParts(256)
 
 
 @functools.lru_cache(maxsize=256)
@@ -137,11 +144,8 @@ def sheet_new(request, slug):
     )
 
 
-def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None, editing=None):
-    rounds = list(sheet.rounds.all())
-    result = services.sheet_result(sheet, rounds, lang)
-    game = GAMES[sheet.game].describe(lang)
-    players = sheet.players
+def _score_rows(players: list[str], result: dict) -> list[dict]:
+    """Return the table's rows: each round's points, running totals and details per player."""
     running = {name: 0 for name in players}
     rows = []
     for number, r in enumerate(result["rounds"], start=1):
@@ -157,6 +161,38 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
                 }
             )
         rows.append({"number": number, "cells": cells, "round": r})
+    return rows
+
+
+def board_html(request, context: dict) -> str:
+    """Return the rendered score board, kept per sheet version and by what changes it.
+
+    The board is most of a sheet page's work and only changes with the sheet: the
+    watching phones poll it, so it is rendered once per version.
+    """
+    sheet = context["sheet"]
+    key = (
+        "board",
+        sheet.pk,
+        sheet.version,
+        translation.get_language(),
+        context["can_edit"],
+        request.user.is_authenticated,
+    )
+
+    def render_board():
+        rows = _score_rows(sheet.players, context["result"])
+        chart = progression_svg(sheet.players, context["result"]["rounds"])
+        return mark_safe(render_to_string("scoring/_board.html", {**context, "rows": rows, "chart": chart}, request))
+
+    return BOARDS.get_or_make(key, render_board)
+
+
+def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None, editing=None):
+    rounds = list(sheet.rounds.all())
+    result = services.sheet_result(sheet, rounds, lang)
+    game = GAMES[sheet.game].describe(lang)
+    players = sheet.players
     leaders = set(result["winners"])
     owner_view = (
         role == EDITOR
@@ -186,13 +222,11 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
     ]
     share_url = request.build_absolute_uri(reverse("sheet-watch", args=[sheet.pk, services.share_token(sheet.pk)]))
     next_round = result.get("next_round")
-    return {
+    context = {
         "sheet": sheet,
         "game": game,
         "result": result,
-        "rows": rows,
         "columns": columns,
-        "chart": progression_svg(players, result["rounds"]),
         "has_bonus": any(result["bonuses"].values()),
         "can_edit": role == EDITOR,
         "share_url": share_url,
@@ -208,6 +242,8 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
             {"slug": sheet.game, "players": players, "options": sheet.options, "cards": game["cards"]}
         ),
     }
+    context["board"] = board_html(request, context)
+    return context
 
 
 def sheet_page(request, sheet_id):
@@ -227,9 +263,10 @@ def sheet_watch(request, sheet_id, token):
     if request.headers.get("If-None-Match") == etag:
         return HttpResponseNotModified()
     context = _sheet_context(request, sheet, role, lang=request_lang())
-    context["can_edit"] = False
-    template = "scoring/_board.html" if request.GET.get("fragment") else "scoring/watch.html"
-    response = render(request, template, context)
+    if request.GET.get("fragment"):
+        response = HttpResponse(context["board"])
+    else:
+        response = render(request, "scoring/watch.html", context)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response

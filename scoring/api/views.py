@@ -1,11 +1,13 @@
 """The REST API: thin views that parse, check permission and call the services."""
 
 from django.db import transaction
+from django.http import HttpResponse
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -15,6 +17,7 @@ from scoring.api import serializers as s
 from scoring.api.errors import error_response
 from scoring.api.throttles import WindowThrottle as ScopedRateThrottle
 from scoring.games import GAMES
+from scoring.lru import VersionedParts
 from scoring.models import Sheet
 
 EXAMPLES = {
@@ -78,6 +81,7 @@ EXAMPLES = {
 }
 
 ERRORS = {400: s.ErrorSerializer, 404: s.ErrorSerializer}
+SHEET_BODIES = VersionedParts(256)
 EDIT_TOKEN = OpenApiParameter(
     "X-Edit-Token",
     str,
@@ -292,7 +296,16 @@ class SheetDetailView(APIView):
         sheet, role = get_sheet(request, sheet_id, write=False)
         if request.headers.get("If-None-Match", "").strip('"') == str(sheet.version):
             return Response(status=status.HTTP_304_NOT_MODIFIED)
-        return _sheet_response(request, sheet, role)
+        lang = request_lang()
+        # The body only changes with the sheet's version (and who asks, from where).
+        key = ("json", sheet.pk, sheet.version, lang, role, request.build_absolute_uri("/"))
+        body = SHEET_BODIES.get_or_make(
+            key, lambda: JSONRenderer().render(sheet_payload(request, sheet, role, lang=lang))
+        )
+        response = HttpResponse(body, content_type="application/json")
+        response["ETag"] = f'"{sheet.version}"'
+        response["Cache-Control"] = "no-store"
+        return response
 
 
 def _write(request, sheet_id, action):
