@@ -257,3 +257,37 @@ def test_it_offers_the_mode_default_for_short_rules_scoring(client):
     assert re.search(r'name="opt-scoring" value="" checked', page)
     sheet = start(client, "numx-malus", ["A", "B"], mode="speedgame", scoring="")
     assert sheet.options["scoring"] == "competition"
+
+
+def test_it_scores_num_x_teams_on_the_union_of_their_cards(client):
+    r = client.post(
+        "/new/numx/",
+        {
+            "player": ["A", "B", "C", "D"],
+            "team-0": "Équipe A",
+            "team-1": "Équipe A",
+            "team-2": "Équipe B",
+            "team-3": "Équipe B",
+        },
+    )
+    assert r.status_code == 302
+    sheet = Sheet.objects.get()
+    assert sheet.options["teams"] == {"Équipe A": ["A", "B"], "Équipe B": ["C", "D"]}
+
+    def hand(kind, value):
+        return json.dumps([{"kind": kind, "value": value}])
+
+    client.post(
+        f"/sheets/{sheet.pk}/rounds/",
+        {
+            "cards-0": hand("red", 7),
+            "cards-1": hand("rainbow", 7),
+            "cards-2": hand("blue", 9),
+            "cards-3": hand("red", 9),
+        },
+    )
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    # 7🔴 (A) + 7🌈 (B) together: the rainbow adds → 14; 9🔵 + 9🔴 together: a pair → 0.
+    assert "<strong>Équipe A</strong> (A, B) : 14" in page
+    assert "<strong>Équipe B</strong> (C, D) : 0" in page
+    assert "Gagnant : Équipe A" in page
