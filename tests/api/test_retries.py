@@ -30,6 +30,24 @@ def add(api, sheet, body, key):
     )
 
 
+def at_once(count, send):
+    """Call `send()` from `count` threads started together; return what each returned."""
+    results = []
+
+    def run():
+        try:
+            results.append(send())
+        finally:
+            connection.close()  # each thread has its own database connection
+
+    threads = [threading.Thread(target=run) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
 @pytest.mark.django_db
 def test_it_makes_one_round_for_a_key_sent_three_times():
     api = Client()
@@ -58,19 +76,7 @@ def test_it_refuses_the_same_key_with_another_body():
 def test_it_makes_one_round_for_a_key_sent_concurrently():
     api = Client()
     sheet = create(api)
-    results = []
-
-    def send():
-        try:
-            results.append(add(Client(), sheet, ROUND, "same"))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send) for _ in range(3)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = at_once(3, lambda: add(Client(), sheet, ROUND, "same"))
     assert sorted(r.status_code for r in results) == [201, 201, 201]
     assert results[0].json() == results[1].json() == results[2].json()
     assert Round.objects.filter(sheet_id=sheet["id"]).count() == 1
@@ -82,26 +88,20 @@ def test_it_makes_one_round_for_a_key_sent_concurrently():
 def test_it_never_gives_a_500_when_two_phones_add_at_once():
     api = Client()
     sheet = create(api)
-    results = []
-
-    def send():
-        try:
-            r = Client().post(
+    results = at_once(
+        2,
+        lambda: (
+            Client()
+            .post(
                 f"/api/v1/sheets/{sheet['id']}/rounds/",
                 ROUND,
                 content_type="application/json",
                 HTTP_X_EDIT_TOKEN=sheet["edit_token"],
                 HTTP_IF_MATCH='"1"',
             )
-            results.append(r.status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+            .status_code
+        ),
+    )
     # Both asked for version 1: one wins, the other is told the sheet changed.
     assert sorted(results) == [201, 412]
     assert Round.objects.filter(sheet_id=sheet["id"]).count() == 1
@@ -125,18 +125,6 @@ def test_it_answers_409_when_the_round_was_added_by_another_phone():
 def test_it_gives_one_201_and_one_409_when_two_phones_add_the_same_round():
     api = Client()
     sheet = create(api)
-    results = []
-
-    def send():
-        try:
-            results.append(add(Client(), sheet, {**ROUND, "number": 1}, "").status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = at_once(2, lambda: add(Client(), sheet, {**ROUND, "number": 1}, "").status_code)
     assert sorted(results) == [201, 409]
     assert Round.objects.filter(sheet_id=sheet["id"]).count() == 1
