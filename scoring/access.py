@@ -73,7 +73,7 @@ def get_sheet(request, sheet_id: str, *, write: bool, share: str = "") -> tuple[
     Outsiders and share-link holders asking to write all get the same 404, so a
     response never tells whether a sheet exists.
     """
-    sheet = Sheet.objects.alive().filter(pk=sheet_id).first() if isinstance(sheet_id, str) else None
+    sheet = Sheet.objects.read_alive(sheet_id) if isinstance(sheet_id, str) else None
     if sheet is None:
         raise Http404
     role = role_for(request, sheet, share=share)

@@ -1,10 +1,11 @@
 """Score sheets: a saved game with its players and its rounds."""
 
+import functools
 import secrets
 import time
 
 from django.conf import settings
-from django.db import connection, models, reset_queries, transaction
+from django.db import connection, connections, models, reset_queries, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -86,6 +87,64 @@ def delete_expired_batch(ids: list[str], cutoff) -> int:
     return len(gone)
 
 
+class SheetManager(models.Manager.from_queryset(SheetQuerySet)):
+    _prepared: dict = {}
+
+    def read_alive(self, pk: str, *, lock: bool = False, now=None) -> "Sheet | None":
+        """Return the live sheet `pk`, or None, with one prepared statement.
+
+        Every sheet request starts here. Building and compiling this query through
+        the ORM costs several times more than running it, so its SQL and its
+        column converters are made once per database and reused. `lock` takes
+        the row lock for a write (PostgreSQL; SQLite's write transaction already
+        holds the whole file).
+        """
+        db = self.db
+        conn = connections[db]
+        key = (db, lock)
+        prepared = self._prepared.get(key)
+        if prepared is None:
+            prepared = self._prepared[key] = self._prepare(conn, lock)
+        sql, names, converters = prepared
+        now = conn.ops.adapt_datetimefield_value(now or timezone.now())
+        with conn.cursor() as cursor:
+            cursor.execute(sql, [pk, now])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        row = list(row)
+        for index, convert in converters:
+            row[index] = convert(row[index])
+        return self.model.from_db(db, names, row)
+
+    def _prepare(self, conn, lock: bool):
+        meta = self.model._meta
+        fields = meta.concrete_fields
+        quote = conn.ops.quote_name
+        columns = ", ".join(quote(f.column) for f in fields)
+        user, expires = (quote(meta.get_field(name).column) for name in ("user", "expires_at"))
+        # The same condition as SheetQuerySet.alive().
+        sql = (
+            f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s "
+            f"AND ({user} IS NOT NULL OR {expires} > %s)"
+        )
+        if lock and conn.features.has_select_for_update:
+            sql += " FOR UPDATE"
+        converters = []
+        for index, field in enumerate(fields):
+            col = field.get_col(meta.db_table)
+            chain = conn.ops.get_db_converters(col) + col.get_db_converters(conn)
+            if chain:
+                converters.append((index, functools.partial(_convert, chain, col, conn)))
+        return sql, [f.attname for f in fields], converters
+
+
+def _convert(chain, expression, conn, value):
+    for converter in chain:
+        value = converter(value, expression, conn)
+    return value
+
+
 class Sheet(models.Model):
     id = models.CharField(primary_key=True, max_length=32, default=new_sheet_id, editable=False)
     game = models.CharField(max_length=20, choices=GAME_CHOICES)
@@ -105,7 +164,7 @@ class Sheet(models.Model):
     updated_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
-    objects = SheetQuerySet.as_manager()
+    objects = SheetManager()
 
     class Meta:
         indexes = [

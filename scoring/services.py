@@ -12,8 +12,9 @@ import secrets
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
+from django.http import Http404
 from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
@@ -131,24 +132,40 @@ def score(game: str, players, options, rounds, lang: str) -> dict:
         raise InvalidInput(exc.messages(lang)) from None
 
 
-# Results by (sheet id, version, language): a write bumps the version.
+# Results by (sheet id, version, language) and the stored rounds by (sheet id, version):
+# a write bumps the version, so a kept value never goes stale.
 RESULTS = VersionedParts(256)
+ROUND_DATA = VersionedParts(256)
 
 
-def _remember(sheet: Sheet, lang: str, result: dict) -> None:
+def _remember(sheet: Sheet, lang: str, result: dict, datas: list[dict]) -> None:
     RESULTS.put((sheet.pk, sheet.version, lang), result)
+    ROUND_DATA.put((sheet.pk, sheet.version), datas)
 
 
-def sheet_result(sheet: Sheet, rounds: list[Round], lang: str) -> dict:
+def round_datas(sheet: Sheet) -> list[dict]:
+    """Return the stored rounds of a sheet at `sheet.version`, in order (do not change them).
+
+    Read in the same request as `sheet`, so both are at the same version.
+    """
+    key = (sheet.pk, sheet.version)
+    datas = ROUND_DATA.get(key)
+    if datas is None:
+        datas = list(Round.objects.filter(sheet_id=sheet.pk).order_by("number").values_list("data", flat=True))
+        ROUND_DATA.put(key, datas)
+    return datas
+
+
+def sheet_result(sheet: Sheet, lang: str) -> dict:
     """Return the engine's result for the stored rounds of a sheet (a copy callers may change).
 
-    `rounds` must be the sheet's rounds at `sheet.version`, as a request reads them
-    together: the result is kept by version.
+    Kept by version: the rounds are only read when the result is not kept.
     """
     result = RESULTS.get((sheet.pk, sheet.version, lang))
     if result is None:
-        result = sheet.engine.score(sheet.players, sheet.options, [r.data for r in rounds], lang)
-        _remember(sheet, lang, result)
+        datas = round_datas(sheet)
+        result = sheet.engine.score(sheet.players, sheet.options, datas, lang)
+        _remember(sheet, lang, result, datas)
     return {**result, "rounds": [dict(r) for r in result["rounds"]]}
 
 
@@ -183,13 +200,15 @@ def sheet_create(*, game: str, players, options, owner_key: str = "", user=None,
 
 
 def _locked(sheet: Sheet, if_version: int | None) -> tuple[Sheet, list[Round]]:
-    locked = Sheet.objects.select_for_update().get(pk=sheet.pk)
+    locked = Sheet.objects.read_alive(sheet.pk, lock=True)
+    if locked is None:
+        raise Http404  # expired (or purged) since the request read it
     if if_version is not None and if_version != locked.version:
         raise VersionMismatch(locked.version)
-    return locked, list(locked.rounds.all())
+    return locked, list(Round.objects.filter(sheet_id=locked.pk).order_by("number"))
 
 
-def _store(sheet: Sheet, result: dict, lang: str) -> None:
+def _store(sheet: Sheet, result: dict, lang: str, datas: list[dict]) -> None:
     """Save the sheet's derived fields and each seat's total from the engine's result."""
     sheet.version += 1
     sheet.finished = result["finished"]
@@ -199,17 +218,30 @@ def _store(sheet: Sheet, result: dict, lang: str) -> None:
     winners = set(result["winners"]) if result["finished"] else set()
     teams = result.get("teams") or {}
     team_of = {m: t for t, team in teams.items() for m in team["members"]}
-    seats = list(sheet.seats.all())
-    previous = [(seat.total, seat.winner, seat.records) for seat in seats]
-    for seat in seats:
-        seat.total = result["totals"][seat.name]
-        seat.winner = seat.name in winners or team_of.get(seat.name) in winners
-        seat.records = seat_records(sheet.game, result, seat.name)
-    changed = [seat for seat, before in zip(seats, previous) if (seat.total, seat.winner, seat.records) != before]
+    seats = list(
+        Player.objects.filter(sheet_id=sheet.pk).values_list("id", "name", "total", "winner", "records", "user_id")
+    )
+    changed = []
+    for pk, name, *before, _user in seats:
+        after = [
+            result["totals"][name],
+            name in winners or team_of.get(name) in winners,
+            seat_records(sheet.game, result, name),
+        ]
+        if after != before:
+            changed.append((pk, after))
     if changed:
-        Player.objects.bulk_update(changed, ["total", "winner", "records"])
-    _remember(sheet, lang, result)
-    linked = {seat.user_id for seat in seats if seat.user_id}
+        # One plain UPDATE per changed seat: bulk_update's CASE expressions cost more to build.
+        fields = [Player._meta.get_field(name) for name in ("total", "winner", "records")]
+        quote = connection.ops.quote_name
+        sets = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"UPDATE {quote(Player._meta.db_table)} SET {sets} WHERE id = %s",
+                [[f.get_db_prep_save(v, connection) for f, v in zip(fields, after)] + [pk] for pk, after in changed],
+            )
+    _remember(sheet, lang, result, datas)
+    linked = {seat[-1] for seat in seats if seat[-1]}
     if sheet.user_id and linked:
         from accounts.services import standings_recount
 
@@ -269,9 +301,10 @@ def round_add(
                         "too_many_rounds",
                         _("A sheet holds at most %(n)d rounds.") % {"n": MAX_ROUNDS},
                     )
-            result = _rescore(sheet, [r.data for r in rounds] + [data], lang, len(rounds))
+            datas = [r.data for r in rounds] + [data]
+            result = _rescore(sheet, datas, lang, len(rounds))
             Round.objects.create(sheet=sheet, number=len(rounds) + 1, data=data)
-            _store(sheet, result, lang)
+            _store(sheet, result, lang, datas)
     except IntegrityError:
         raise Conflict() from None
     return sheet
@@ -298,7 +331,7 @@ def round_edit(*, sheet: Sheet, number: int, data, lang: str = "fr", if_version:
         target = rounds[number - 1]
         target.data = data
         target.save(update_fields=["data"])
-        _store(sheet, result, lang)
+        _store(sheet, result, lang, datas)
     return sheet
 
 
@@ -318,7 +351,7 @@ def round_delete(*, sheet: Sheet, number: int, lang: str = "fr", if_version: int
         for r in rounds[number:]:
             r.number -= 1
             r.save(update_fields=["number"])
-        _store(sheet, result, lang)
+        _store(sheet, result, lang, datas)
     return sheet
 
 

@@ -189,8 +189,7 @@ def board_html(request, context: dict) -> str:
 
 
 def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None, editing=None):
-    rounds = list(sheet.rounds.all())
-    result = services.sheet_result(sheet, rounds, lang)
+    result = services.sheet_result(sheet, lang)
     game = GAMES[sheet.game].describe(lang)
     players = sheet.players
     leaders = set(result["winners"])
@@ -299,10 +298,10 @@ def round_add(request, sheet_id):
 def round_edit(request, sheet_id, number):
     sheet, role = get_sheet(request, sheet_id, write=True)
     lang = request_lang()
-    rounds = list(sheet.rounds.all())
-    if not 1 <= number <= len(rounds):
+    datas = services.round_datas(sheet)
+    if not 1 <= number <= len(datas):
         raise Http404
-    data, errors = rounds[number - 1].data, []
+    data, errors = datas[number - 1], []
     if request.method == "POST":
         try:
             data = forms.round_data(request.POST, sheet, GAMES[sheet.game].describe(lang))

@@ -122,11 +122,10 @@ def _if_match(request) -> int | None:
 
 def sheet_payload(request, sheet: Sheet, role: str, *, lang: str, edit_token: str = "") -> dict:
     """Return a sheet with the same result fields as the scoring endpoint."""
-    rounds = list(sheet.rounds.all())
-    result = services.sheet_result(sheet, rounds, lang)
-    for number, (out, stored) in enumerate(zip(result["rounds"], rounds), start=1):
+    result = services.sheet_result(sheet, lang)
+    for number, (out, stored) in enumerate(zip(result["rounds"], services.round_datas(sheet)), start=1):
         out["number"] = number
-        out["entry"] = stored.data
+        out["entry"] = stored
     payload = {
         "id": sheet.pk,
         "game": sheet.game,
