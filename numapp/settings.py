@@ -99,7 +99,9 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # Several processes (web and worker) share the file: wait for the lock rather than fail.
+    # Several processes (web and worker) share the file: wait for the lock rather than fail;
+    # numapp/sqlite queues the write transactions on a file lock.
+    DATABASES["default"]["ENGINE"] = "numapp.sqlite"
     # WAL lets readers go on while one process writes, and with synchronous=NORMAL a commit
     # does not wait for the disk (a power cut may lose the last commits, never corrupt the file).
     DATABASES["default"]["OPTIONS"] = {

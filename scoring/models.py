@@ -1,6 +1,5 @@
 """Score sheets: a saved game with its players and its rounds."""
 
-import functools
 import secrets
 import time
 
@@ -9,6 +8,7 @@ from django.db import connection, connections, models, reset_queries, transactio
 from django.db.models import Q
 from django.utils import timezone
 
+from scoring import sql
 from scoring.games import GAMES
 
 GAME_CHOICES = [(slug, game.name["fr"]) for slug, game in GAMES.items()]
@@ -88,61 +88,16 @@ def delete_expired_batch(ids: list[str], cutoff) -> int:
 
 
 class SheetManager(models.Manager.from_queryset(SheetQuerySet)):
-    _prepared: dict = {}
-
     def read_alive(self, pk: str, *, lock: bool = False, now=None) -> "Sheet | None":
-        """Return the live sheet `pk`, or None, with one prepared statement.
+        """Return the live sheet `pk`, or None: every sheet request starts here.
 
-        Every sheet request starts here. Building and compiling this query through
-        the ORM costs several times more than running it, so its SQL and its
-        column converters are made once per database and reused. `lock` takes
-        the row lock for a write (PostgreSQL; SQLite's write transaction already
-        holds the whole file).
+        The same condition as `alive()`, in a statement built once (scoring/sql.py).
+        `lock` takes the row lock for a write.
         """
-        db = self.db
-        conn = connections[db]
-        key = (db, lock)
-        prepared = self._prepared.get(key)
-        if prepared is None:
-            prepared = self._prepared[key] = self._prepare(conn, lock)
-        sql, names, converters = prepared
-        now = conn.ops.adapt_datetimefield_value(now or timezone.now())
-        with conn.cursor() as cursor:
-            cursor.execute(sql, [pk, now])
-            row = cursor.fetchone()
-        if row is None:
-            return None
-        row = list(row)
-        for index, convert in converters:
-            row[index] = convert(row[index])
-        return self.model.from_db(db, names, row)
-
-    def _prepare(self, conn, lock: bool):
-        meta = self.model._meta
-        fields = meta.concrete_fields
-        quote = conn.ops.quote_name
-        columns = ", ".join(quote(f.column) for f in fields)
-        user, expires = (quote(meta.get_field(name).column) for name in ("user", "expires_at"))
-        # The same condition as SheetQuerySet.alive().
-        sql = (
-            f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s "
-            f"AND ({user} IS NOT NULL OR {expires} > %s)"
-        )
-        if lock and conn.features.has_select_for_update:
-            sql += " FOR UPDATE"
-        converters = []
-        for index, field in enumerate(fields):
-            col = field.get_col(meta.db_table)
-            chain = conn.ops.get_db_converters(col) + col.get_db_converters(conn)
-            if chain:
-                converters.append((index, functools.partial(_convert, chain, col, conn)))
-        return sql, [f.attname for f in fields], converters
-
-
-def _convert(chain, expression, conn, value):
-    for converter in chain:
-        value = converter(value, expression, conn)
-    return value
+        select = _READ_LOCKED if lock else _READ
+        now = connections[self.db].ops.adapt_datetimefield_value(now or timezone.now())
+        found = select.instances([pk, now], using=self.db)
+        return found[0] if found else None
 
 
 class Sheet(models.Model):
@@ -178,6 +133,11 @@ class Sheet(models.Model):
     @property
     def engine(self):
         return GAMES[self.game]
+
+
+_LIVE = "{pk} = %s AND ({user} IS NOT NULL OR {expires_at} > %s)"
+_READ = sql.Select(Sheet, [f.name for f in Sheet._meta.concrete_fields], _LIVE)
+_READ_LOCKED = sql.Select(Sheet, [f.name for f in Sheet._meta.concrete_fields], _LIVE, lock=True)
 
 
 class Player(models.Model):

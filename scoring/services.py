@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.http import Http404
 from django.utils import timezone, translation
@@ -20,6 +20,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from rest_framework.utils.encoders import JSONEncoder
 
+from scoring import sql
 from scoring.games import GAMES
 from scoring.games.base import ScoringError
 from scoring.lru import VersionedParts
@@ -205,7 +206,11 @@ def _locked(sheet: Sheet, if_version: int | None) -> tuple[Sheet, list[Round]]:
         raise Http404  # expired (or purged) since the request read it
     if if_version is not None and if_version != locked.version:
         raise VersionMismatch(locked.version)
-    return locked, list(Round.objects.filter(sheet_id=locked.pk).order_by("number"))
+    return locked, _ROUNDS.instances([locked.pk])
+
+
+_ROUNDS = sql.Select(Round, ["id", "number", "data"], "{sheet} = %s", order_by="number")
+_SEATS = sql.Select(Player, ["id", "name", "total", "winner", "records", "user"], "{sheet} = %s")
 
 
 def _store(sheet: Sheet, result: dict, lang: str, datas: list[dict]) -> None:
@@ -214,32 +219,22 @@ def _store(sheet: Sheet, result: dict, lang: str, datas: list[dict]) -> None:
     sheet.finished = result["finished"]
     sheet.round_count = len(result["rounds"])
     sheet.updated_at = timezone.now()
-    sheet.save(update_fields=["version", "finished", "round_count", "updated_at"])
+    sql.update(Sheet, sheet.pk, {f: getattr(sheet, f) for f in ("version", "finished", "round_count", "updated_at")})
     winners = set(result["winners"]) if result["finished"] else set()
     teams = result.get("teams") or {}
     team_of = {m: t for t, team in teams.items() for m in team["members"]}
-    seats = list(
-        Player.objects.filter(sheet_id=sheet.pk).values_list("id", "name", "total", "winner", "records", "user_id")
-    )
+    seats = _SEATS.rows([sheet.pk])
     changed = []
-    for pk, name, *before, _user in seats:
-        after = [
-            result["totals"][name],
-            name in winners or team_of.get(name) in winners,
-            seat_records(sheet.game, result, name),
-        ]
-        if after != before:
+    for pk, name, total, winner, records, _user in seats:
+        after = {
+            "total": result["totals"][name],
+            "winner": name in winners or team_of.get(name) in winners,
+            "records": seat_records(sheet.game, result, name),
+        }
+        if after != {"total": total, "winner": winner, "records": records}:
             changed.append((pk, after))
-    if changed:
-        # One plain UPDATE per changed seat: bulk_update's CASE expressions cost more to build.
-        fields = [Player._meta.get_field(name) for name in ("total", "winner", "records")]
-        quote = connection.ops.quote_name
-        sets = ", ".join(f"{quote(f.column)} = %s" for f in fields)
-        with connection.cursor() as cursor:
-            cursor.executemany(
-                f"UPDATE {quote(Player._meta.db_table)} SET {sets} WHERE id = %s",
-                [[f.get_db_prep_save(v, connection) for f, v in zip(fields, after)] + [pk] for pk, after in changed],
-            )
+    # One plain UPDATE per changed seat (bulk_update's CASE expressions cost more to build).
+    sql.update_many(Player, changed)
     _remember(sheet, lang, result, datas)
     linked = {seat[-1] for seat in seats if seat[-1]}
     if sheet.user_id and linked:
@@ -303,7 +298,9 @@ def round_add(
                     )
             datas = [r.data for r in rounds] + [data]
             result = _rescore(sheet, datas, lang, len(rounds))
-            Round.objects.create(sheet=sheet, number=len(rounds) + 1, data=data)
+            sql.insert(
+                Round, {"sheet": sheet.pk, "number": len(rounds) + 1, "data": data, "created_at": timezone.now()}
+            )
             _store(sheet, result, lang, datas)
     except IntegrityError:
         raise Conflict() from None

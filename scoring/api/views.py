@@ -387,15 +387,16 @@ class RoundListView(APIView):
                 return error_response([{"path": "number", "code": "invalid", "message": message}])
 
         def add(sheet, lang, version):
+            if not key:
+                sheet = services.round_add(sheet=sheet, data=body, lang=lang, if_version=version, number=number)
+                return _sheet_response(request, sheet, EDITOR, code=status.HTTP_201_CREATED)
+            # The answer is stored with the round, in the same transaction.
             with transaction.atomic():
                 sheet = services.round_add(
                     sheet=sheet, data=body, lang=lang, if_version=version, idempotency_key=key, number=number
                 )
                 response = _sheet_response(request, sheet, EDITOR, code=status.HTTP_201_CREATED)
-                if key:
-                    services.idempotent_store(
-                        sheet=sheet, key=key, data=request.data, status=201, response=response.data
-                    )
+                services.idempotent_store(sheet=sheet, key=key, data=request.data, status=201, response=response.data)
             return response
 
         return _write(request, sheet_id, add)
