@@ -10,8 +10,10 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -21,6 +23,7 @@ from scoring.access import EDITOR, get_sheet
 from scoring.api.views import request_lang
 from scoring.games import GAMES
 from scoring.games.coop import reference_rate as coop_reference_rate
+from scoring.lru import VersionedParts
 from scoring.models import Player, Sheet
 
 BOARD_SIZE = 50
@@ -216,6 +219,21 @@ def _table_board(seats, slug: str, lowest_wins: bool) -> list[dict]:
     return rows
 
 
+# Rendered board rows by what they show: the same rows render the same HTML.
+BOARD_ROWS = VersionedParts(128)
+ROW_FIELDS = ("name", "url", "wins", "games", "win_rate", "best")
+
+
+def _board_rows(rows: list[dict]) -> str:
+    """Return the board's rows as HTML, rendered once for each content and language.
+
+    Most requests of a leaderboard show the same rows (standings only change when
+    a game ends), and rendering 50 rows is most of the page's work.
+    """
+    key = (translation.get_language(), tuple(tuple(r.get(f) for f in ROW_FIELDS) for r in rows))
+    return BOARD_ROWS.get_or_make(key, lambda: mark_safe(render_to_string("accounts/_board_rows.html", {"rows": rows})))
+
+
 def _coop_rates(seats) -> list[dict]:
     """Return the table's win rate per player count and options, beside the rule book's."""
     groups: dict[tuple, list[int]] = {}
@@ -268,16 +286,18 @@ def leaderboard(request, slug):
     if scope == "global":
         rows = [
             {
-                "name": s.name,
-                "games": s.games,
-                "wins": s.wins,
-                "best": s.best,
-                "url": f"{player_base}{s.user_id}/",
-                "win_rate": round(100 * s.wins / s.games, 1) if s.games else 0,
+                "name": name,
+                "games": games,
+                "wins": wins,
+                "best": best,
+                "url": f"{player_base}{user_id}/",
+                "win_rate": round(100 * wins / games, 1) if games else 0,
             }
-            for s in Standing.objects.filter(
+            for name, games, wins, best, user_id in Standing.objects.filter(
                 game=slug, period=month if period == "month" else "all", public=True
-            ).order_by("-wins", "-games", "name")[:BOARD_SIZE]
+            )
+            .order_by("-wins", "-games", "name")
+            .values_list("name", "games", "wins", "best", "user_id")[:BOARD_SIZE]
         ]
     elif request.user.is_authenticated:
         seats = Player.objects.filter(sheet__user=request.user, sheet__game=slug)
@@ -293,7 +313,7 @@ def leaderboard(request, slug):
         "accounts/leaderboard.html",
         {
             "game": {"slug": slug, "name": game.name[lang]},
-            "rows": rows,
+            "board_rows": _board_rows(rows),
             "scope": scope,
             "period": period,
             "games": [(s, g.name[lang]) for s, g in GAMES.items()],

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from numapp import views as numapp_views
 from numapp.ratelimit import limit_posts
 from scoring import views
 
@@ -19,7 +20,7 @@ urlpatterns = [
     path("sheets/<str:sheet_id>/rematch/", views.rematch, name="rematch"),
     path("w/<str:sheet_id>/<str:token>/", views.sheet_watch, name="sheet-watch"),
     path("healthz", views.healthz, name="healthz"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", numapp_views.set_language, name="set_language"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("api/v1/", include("scoring.api.urls")),

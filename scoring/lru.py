@@ -1,7 +1,15 @@
 """A small per-process cache for what a sheet's version determines (results, rendered parts)."""
 
+import re
 import threading
 from collections import OrderedDict
+from typing import NamedTuple
+
+from django.http import HttpResponse
+from django.utils.cache import patch_vary_headers
+from django.utils.text import compress_string
+
+accepts_gzip = re.compile(r"\bgzip\b")
 
 
 class VersionedParts:
@@ -40,3 +48,24 @@ class VersionedParts:
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+
+
+class Body(NamedTuple):
+    """A response body kept with its gzip form, so a kept body is compressed once."""
+
+    raw: bytes
+    gz: bytes
+
+    @classmethod
+    def of(cls, raw: bytes) -> "Body":
+        return cls(raw, compress_string(raw))
+
+    def response(self, request, **kwargs) -> HttpResponse:
+        """Answer with the compressed form when the client takes gzip (as GZipMiddleware would)."""
+        if accepts_gzip.search(request.headers.get("Accept-Encoding", "")) and len(self.gz) < len(self.raw):
+            response = HttpResponse(self.gz, **kwargs)
+            response["Content-Encoding"] = "gzip"
+        else:
+            response = HttpResponse(self.raw, **kwargs)
+        patch_vary_headers(response, ("Accept-Encoding",))
+        return response

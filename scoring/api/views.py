@@ -1,7 +1,6 @@
 """The REST API: thin views that parse, check permission and call the services."""
 
 from django.db import transaction
-from django.http import HttpResponse
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -17,7 +16,7 @@ from scoring.api import serializers as s
 from scoring.api.errors import error_response
 from scoring.api.throttles import WindowThrottle as ScopedRateThrottle
 from scoring.games import GAMES
-from scoring.lru import VersionedParts
+from scoring.lru import Body, VersionedParts
 from scoring.models import Sheet
 
 EXAMPLES = {
@@ -299,9 +298,9 @@ class SheetDetailView(APIView):
         # The body only changes with the sheet's version (and who asks, from where).
         key = ("json", sheet.pk, sheet.version, lang, role, request.build_absolute_uri("/"))
         body = SHEET_BODIES.get_or_make(
-            key, lambda: JSONRenderer().render(sheet_payload(request, sheet, role, lang=lang))
+            key, lambda: Body.of(JSONRenderer().render(sheet_payload(request, sheet, role, lang=lang)))
         )
-        response = HttpResponse(body, content_type="application/json")
+        response = body.response(request, content_type="application/json")
         response["ETag"] = f'"{sheet.version}"'
         response["Cache-Control"] = "no-store"
         return response

@@ -116,6 +116,8 @@ def test_it_shows_only_opted_in_players_on_the_global_board():
     # Bob opts in: he appears at once.
     bob_client.post("/me/profile/", {"display_name": "Bob", "public": "on"})
     assert "Bob" in Client().get("/leaderboards/numking/?period=month").content.decode()
+    # The board rendered above without him is not shown again.
+    assert "Bob" in Client().get("/leaderboards/numking/").content.decode()
 
 
 def test_it_never_counts_anonymous_sheets_on_boards():

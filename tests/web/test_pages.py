@@ -291,3 +291,46 @@ def test_it_scores_num_x_teams_on_the_union_of_their_cards(client):
     assert "<strong>Équipe A</strong> (A, B) : 14" in page
     assert "<strong>Équipe B</strong> (C, D) : 0" in page
     assert "Gagnant : Équipe A" in page
+
+
+def _share_path(client, sheet) -> str:
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    return re.search(r'class="share-url" readonly value="([^"]+)"', page).group(1).split("testserver", 1)[1]
+
+
+def test_it_shows_every_watcher_the_same_share_page_until_the_sheet_changes(client, django_user_model):
+    import gzip
+
+    sheet = start(client, "numx", ["Ana", "Bea"])
+    path = _share_path(client, sheet)
+    first, second = Client(), Client()
+    plain = first.get(path)
+    zipped = second.get(path, HTTP_ACCEPT_ENCODING="gzip")
+    assert zipped["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped["Vary"]
+    assert gzip.decompress(zipped.content) == plain.content
+    assert "csrfmiddlewaretoken" not in plain.content.decode()
+    english = Client().get(path, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "This page updates by itself." in english
+
+    r = client.post(f"/sheets/{sheet.pk}/rounds/", {"points-0": "7", "points-1": "3"})
+    assert r.status_code == 302
+    after = first.get(path)
+    assert after["ETag"] != plain["ETag"]
+    assert ">7<" in after.content.decode() and ">7<" not in plain.content.decode()
+
+    # A logged-in watcher sees their own header, not the anonymous page.
+    user = django_user_model.objects.create_user("watcher", "w@example.org", "pw-long-enough-1")
+    logged = Client()
+    logged.force_login(user)
+    assert "/accounts/logout/" in logged.get(path).content.decode()
+    assert "/accounts/logout/" not in Client().get(path).content.decode()
+
+
+def test_it_switches_language_only_from_its_own_pages(client):
+    r = client.post("/i18n/setlang/", {"language": "en", "next": "/"}, HTTP_ORIGIN="https://evil.example")
+    assert r.status_code == 403
+    assert "Comptez les points" in client.get("/").content.decode()
+    r = client.post("/i18n/setlang/", {"language": "en", "next": "/"}, HTTP_ORIGIN="http://testserver")
+    assert r.status_code == 302
+    assert "Keep the score" in client.get("/").content.decode()
+    assert client.get("/i18n/setlang/").status_code == 405
