@@ -1,12 +1,13 @@
 """The 48-hour purge, through a real Celery worker on the configured broker."""
 
+import threading
 import time
 from datetime import timedelta
 
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from numapp.celery import app
@@ -96,3 +97,36 @@ def test_it_never_deletes_a_sheet_claimed_between_select_and_delete():
     assert Round.objects.filter(sheet_id=sheet.pk).count() == 1
     assert Player.objects.filter(sheet_id=sheet.pk).count() == 2
     assert not Sheet.objects.filter(pk=other.pk).exists()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent transactions need PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_it_skips_a_sheet_being_claimed_while_a_batch_runs_and_keeps_it():
+    """A claim holds its row while the purge runs from another connection: nothing is lost."""
+    claimed, doomed = make_sheet(timedelta(hours=50)), make_sheet(timedelta(hours=50))
+    owner = get_user_model().objects.create_user("racer", "racer@example.org", "pw-123456789")
+    locked, release = threading.Event(), threading.Event()
+
+    def claim():
+        try:
+            with transaction.atomic():
+                Sheet.objects.select_for_update().filter(pk=claimed.pk).update(user=owner, expires_at=None)
+                locked.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=claim)
+    thread.start()
+    assert locked.wait(10)
+    try:
+        assert Sheet.objects.purge_expired() == 1  # the other sheet; the claimed one is skipped
+        assert thread.is_alive()  # the purge did not wait for the claim to finish
+    finally:
+        release.set()
+        thread.join(10)
+    assert Sheet.objects.filter(pk=claimed.pk, user=owner).exists()
+    assert Round.objects.filter(sheet_id=claimed.pk).count() == 1
+    assert Player.objects.filter(sheet_id=claimed.pk).count() == 2
+    assert not Sheet.objects.filter(pk=doomed.pk).exists()
+    assert Sheet.objects.purge_expired() == 0
