@@ -23,7 +23,7 @@ from scoring.access import EDITOR, get_sheet
 from scoring.api.views import request_lang
 from scoring.games import GAMES
 from scoring.games.coop import reference_rate as coop_reference_rate
-from scoring.lru import VersionedParts
+from scoring.lru import VersionedParts, shared_page
 from scoring.models import Player, Sheet
 
 BOARD_SIZE = 50
@@ -308,15 +308,17 @@ def leaderboard(request, slug):
             seats = seats.filter(sheet__created_at__gte=start)
         rows = _table_board(seats, slug, game.wins == "lowest")
     lang = request_lang()
-    return render(
-        request,
-        "accounts/leaderboard.html",
-        {
+
+    def render_page() -> bytes:
+        context = {
             "game": {"slug": slug, "name": game.name[lang]},
             "board_rows": _board_rows(rows),
             "scope": scope,
             "period": period,
             "games": [(s, g.name[lang]) for s, g in GAMES.items()],
             "login_url": reverse("account_login"),
-        },
-    )
+        }
+        return render(request, "accounts/leaderboard.html", context).content
+
+    # The page shows the rows and nobody's own state: the same rows, the same page.
+    return shared_page(request, ("board", tuple(tuple(r.get(f) for f in ROW_FIELDS) for r in rows)), render_page)

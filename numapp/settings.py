@@ -209,7 +209,7 @@ SPECTACULAR_SETTINGS = {
 # Anonymous sheets live this long; the purge runs this often.
 ANONYMOUS_SHEET_TTL = timedelta(hours=env_int("ANONYMOUS_SHEET_TTL_HOURS", 48, minimum=1))
 PURGE_INTERVAL_SECONDS = env_int("PURGE_INTERVAL_SECONDS", 15 * 60, minimum=1)
-PURGE_BATCH_SIZE = env_int("PURGE_BATCH_SIZE", 2000, minimum=1)
+PURGE_BATCH_SIZE = env_int("PURGE_BATCH_SIZE", 5000, minimum=1)
 PURGE_PAUSE_MS = env_int("PURGE_PAUSE_MS", 0)
 
 # Celery: Redis when REDIS_URL is set, else kombu's filesystem transport under var/,

@@ -5,7 +5,9 @@ import threading
 from collections import OrderedDict
 from typing import NamedTuple
 
+from django.contrib import messages
 from django.http import HttpResponse
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
 
@@ -69,3 +71,27 @@ class Body(NamedTuple):
             response = HttpResponse(self.raw, **kwargs)
         patch_vary_headers(response, ("Accept-Encoding",))
         return response
+
+
+# Pages that show nobody's own state, by what determines them (see shared_page).
+SHARED_PAGES = VersionedParts(256)
+
+
+def shared_page(request, key: tuple, render) -> HttpResponse:
+    """Answer with a page that every visitor without an account or a waiting message sees alike.
+
+    `key` must name everything the page shows (a sheet's version, a board's rows);
+    the language and the address are added here. Such a page is rendered once
+    (`render()` returns its bytes) and kept with its gzip form; anyone else gets
+    a fresh render.
+    """
+    shared = not request.user.is_authenticated and not len(messages.get_messages(request))
+    key = (*key, translation.get_language(), request.get_full_path())
+    body = SHARED_PAGES.get(key) if shared else None
+    if body is None:
+        body = Body.of(render())
+        if shared:
+            SHARED_PAGES.put(key, body)
+    response = body.response(request)
+    patch_vary_headers(response, ("Cookie",))  # the session and the language cookie change the page
+    return response

@@ -10,7 +10,6 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
@@ -23,7 +22,7 @@ from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
 from scoring.api.views import request_lang
 from scoring.charts import PALETTE, progression_svg
 from scoring.games import GAMES
-from scoring.lru import Body, VersionedParts
+from scoring.lru import VersionedParts, shared_page
 
 MAX_FORM_PLAYERS = 12
 
@@ -66,7 +65,6 @@ def _form_options(game: dict, post) -> list[dict]:
 
 
 BOARDS = VersionedParts(256)
-PAGES = VersionedParts(256)
 
 
 @functools.lru_cache(maxsize=256)
@@ -263,24 +261,17 @@ def sheet_watch(request, sheet_id, token):
     etag = f'"{sheet.version}"'
     if request.headers.get("If-None-Match") == etag:
         return HttpResponseNotModified()
-    # Watchers who are not logged in and have no message waiting all see the same
-    # page: it is rendered once per version (and language, and address).
-    shared = not request.user.is_authenticated and not len(messages.get_messages(request))
-    key = ("watch", sheet.pk, sheet.version, translation.get_language(), request.get_full_path())
-    body = PAGES.get(key) if shared else None
-    if body is None:
+
+    def render_page() -> bytes:
         context = _sheet_context(request, sheet, role, lang=request_lang())
         if request.GET.get("fragment"):
-            content = context["board"].encode()
-        else:
-            content = render(request, "scoring/watch.html", context).content
-        body = Body.of(content)
-        if shared:
-            PAGES.put(key, body)
-    response = body.response(request)
+            return context["board"].encode()
+        return render(request, "scoring/watch.html", context).content
+
+    # Every watcher without an account sees the same page: rendered once per version.
+    response = shared_page(request, ("watch", sheet.pk, sheet.version), render_page)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
-    patch_vary_headers(response, ("Cookie",))  # the language cookie changes the page
     return response
 
 

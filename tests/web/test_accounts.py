@@ -118,6 +118,10 @@ def test_it_shows_only_opted_in_players_on_the_global_board():
     assert "Bob" in Client().get("/leaderboards/numking/?period=month").content.decode()
     # The board rendered above without him is not shown again.
     assert "Bob" in Client().get("/leaderboards/numking/").content.decode()
+    # The same board, seen logged in, carries that player's own header.
+    mine = bob_client.get("/leaderboards/numking/").content.decode()
+    assert "Bob" in mine and "/accounts/logout/" in mine
+    assert "/accounts/logout/" not in Client().get("/leaderboards/numking/").content.decode()
 
 
 def test_it_never_counts_anonymous_sheets_on_boards():
