@@ -86,16 +86,16 @@ def purge_batch_postgresql(cutoff, *, after: tuple | None, limit: int) -> tuple[
     deletes rows that sit together on disk rather than a page per row. Rows being
     claimed right now are locked: skipped, left to the next run. The DELETE re-checks
     that each sheet is still anonymous and expired, and the foreign keys cascade to
-    the seats, rounds and stored answers (migration 0003). The batch does not wait
-    for its WAL flush: a batch lost in a crash is simply purged again. `last` is the
-    (expires_at, id) to continue after; None when nothing was left.
+    the seats, rounds and stored answers (migration 0003). The commit is synchronous:
+    each batch flushes its own WAL, so a player's commit never has to flush the
+    purge's (docs/performance.md). `last` is the (expires_at, id) to continue
+    after; None when nothing was left.
     """
     sql = _PURGE_BATCH.format(after="AND (expires_at, id) > (%(after_at)s, %(after_id)s)" if after else "")
     params = {"cutoff": cutoff, "limit": limit}
     if after:
         params["after_at"], params["after_id"] = after
     with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL synchronous_commit TO OFF")
         cursor.execute(sql, params)
         row = cursor.fetchone()
     return (row[0], (row[1], row[2])) if row else (0, None)
@@ -104,17 +104,15 @@ def purge_batch_postgresql(cutoff, *, after: tuple | None, limit: int) -> tuple[
 def delete_expired_batch(ids: list[str], cutoff) -> int:
     """Delete these sheets if still anonymous and expired, with their rows; return how many.
 
-    The DELETE itself re-checks the sheet is anonymous and expired, so a sheet
-    claimed after it was selected is never lost. On PostgreSQL the foreign keys
-    cascade (migration 0003) and the batch skips waiting for its WAL flush: a
-    batch lost in a crash is purged again next time. Elsewhere the children go
-    after their sheet in the same transaction (the foreign keys are deferred).
+    The purge's path on SQLite (PostgreSQL deletes in one statement, see
+    purge_batch_postgresql). The DELETE itself re-checks the sheet is anonymous and
+    expired, so a sheet claimed after it was selected is never lost. The children
+    go after their sheet in the same transaction (the foreign keys are deferred);
+    on PostgreSQL they cascade (migration 0003).
     """
     postgres = connection.vendor == "postgresql"
     marks = ", ".join(["%s"] * len(ids))
     with connection.cursor() as cursor:
-        if postgres:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
         cursor.execute(
             f"DELETE FROM {Sheet._meta.db_table} WHERE id IN ({marks}) "
             "AND user_id IS NULL AND expires_at <= %s RETURNING id",
