@@ -38,3 +38,20 @@ class FailOpenRedisCache(RedisCache):
     has_key = _fail_open("has_key", False)
     incr = _fail_open("incr", lambda key, delta=1, *a, **k: delta)
     clear = _fail_open("clear", None)
+
+    def hit(self, key: str, timeout: int) -> int:
+        """Add one to the counter `key` (created with `timeout`) and return it: one round trip.
+
+        Django's add-then-incr costs three (SET NX, EXISTS, INCRBY); a rate limit
+        counts every request.
+        """
+        key = self.make_and_validate_key(key)
+        try:
+            with self._cache.get_client(key, write=True).pipeline() as pipe:
+                pipe.incr(key)
+                pipe.expire(key, timeout)
+                count, _ = pipe.execute()
+            return count
+        except FAILURES as exc:
+            log.warning("cache hit skipped, Redis unavailable: %s", exc.__class__.__name__)
+            return 1

@@ -28,6 +28,8 @@ def count_hit(key: str, limit: int, period: int, now: float | None = None) -> tu
     window = int(now // period)
     retry = (window + 1) * period - now
     bucket = f"rl:{key}:{window}"
+    if hasattr(cache, "hit"):  # Redis (numapp/cache.py): INCR and EXPIRE in one round trip
+        return cache.hit(bucket, period) <= limit, retry
     if cache.add(bucket, 1, period):
         return True, retry
     try:
