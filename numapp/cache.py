@@ -40,17 +40,17 @@ class FailOpenRedisCache(RedisCache):
     clear = _fail_open("clear", None)
 
     def hit(self, key: str, timeout: int) -> int:
-        """Add one to the counter `key` (created with `timeout`) and return it: one round trip.
+        """Add one to the counter `key` and return it; the first hit sets its expiry.
 
-        Django's add-then-incr costs three (SET NX, EXISTS, INCRBY); a rate limit
-        counts every request.
+        One round trip per request (two for a window's first): Django's add-then-incr
+        costs three (SET NX, EXISTS, INCRBY), and a rate limit counts every request.
         """
         key = self.make_and_validate_key(key)
         try:
-            with self._cache.get_client(key, write=True).pipeline() as pipe:
-                pipe.incr(key)
-                pipe.expire(key, timeout)
-                count, _ = pipe.execute()
+            client = self._cache.get_client(key, write=True)
+            count = client.incr(key)
+            if count == 1:
+                client.expire(key, timeout)
             return count
         except FAILURES as exc:
             log.warning("cache hit skipped, Redis unavailable: %s", exc.__class__.__name__)
