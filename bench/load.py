@@ -205,7 +205,7 @@ def seed(out_path: str, pool_size: int) -> None:
         "sheet_poll": {
             "method": "GET",
             "path": f"/w/{sheet.pk}/{share}/?fragment=1",
-            "headers": {"If-None-Match": f'"{sheet.version}"'},
+            "headers": {"If-None-Match": f'"{sheet.version}-fr"'},
         },
         "round_add": {"method": "POST", "path": "/api/v1/sheets/{id}/rounds/", "body": round_body},
         "leaderboard": {"method": "GET", "path": "/leaderboards/numking/"},

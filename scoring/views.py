@@ -258,7 +258,9 @@ def sheet_page(request, sheet_id):
 
 def sheet_watch(request, sheet_id, token):
     sheet, role = get_sheet(request, sheet_id, write=False, share=token)
-    etag = f'"{sheet.version}"'
+    # The page changes with the sheet and with the language (a browser revalidating
+    # after the language switch must not be told its French copy is current).
+    etag = f'"{sheet.version}-{request_lang()}"'
     if request.headers.get("If-None-Match") == etag:
         return HttpResponseNotModified()
 

@@ -208,7 +208,8 @@ function setUpWatch(root) {
   const url = root.dataset.url;
   async function poll() {
     try {
-      const resp = await fetch(url, { headers: { "If-None-Match": `"${version}"` }, cache: "no-store" });
+      const etag = `"${version}-${document.documentElement.lang}"`;  // as the server tags the page
+      const resp = await fetch(url, { headers: { "If-None-Match": etag }, cache: "no-store" });
       if (resp.status === 200) {
         root.innerHTML = await resp.text();
         version = $("#board", root).dataset.version;

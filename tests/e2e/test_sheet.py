@@ -140,3 +140,16 @@ def test_no_provisional_bonus_note_without_a_bonus(phone):
     typed_round(page, 3, 5)
     assert totals(page) == [3, 5]
     expect(page.get_by_text("Les bonus sont provisoires")).to_have_count(0)
+
+
+def test_the_header_button_switches_the_language_of_a_watched_sheet(phone, new_phone):
+    page = phone
+    new_sheet(page, "numx", ["Léa", "Tom"])
+    share = page.locator(".share-url").input_value()
+    watcher = new_phone()
+    watcher.goto(share)
+    expect(watcher.locator("#main")).to_contain_text("Cette page se met à jour toute seule.")
+    watcher.get_by_role("button", name="EN").click()
+    watcher.wait_for_load_state()
+    expect(watcher.locator("#main")).to_contain_text("This page updates by itself.")
+    assert watcher.url == share

@@ -309,8 +309,11 @@ def test_it_shows_every_watcher_the_same_share_page_until_the_sheet_changes(clie
     assert zipped["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped["Vary"]
     assert gzip.decompress(zipped.content) == plain.content
     assert "csrfmiddlewaretoken" not in plain.content.decode()
-    english = Client().get(path, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "This page updates by itself." in english
+    english = Client().get(path, HTTP_ACCEPT_LANGUAGE="en")
+    assert "This page updates by itself." in english.content.decode()
+    assert english["ETag"] != plain["ETag"]  # a browser's French copy is not current in English
+    fragment = f"{path}?fragment=1"
+    assert first.get(fragment, HTTP_IF_NONE_MATCH=plain["ETag"]).status_code == 304
 
     r = client.post(f"/sheets/{sheet.pk}/rounds/", {"points-0": "7", "points-1": "3"})
     assert r.status_code == 302
