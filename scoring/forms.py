@@ -138,3 +138,20 @@ def form_values(sheet, data: dict | None) -> dict:
     if data.get("declarer") in sheet.players:
         values["declarer"] = str(sheet.players.index(data["declarer"]))
     return values
+
+
+def posted_values(sheet, post) -> dict:
+    """Return the entry form's values as they were sent, to show a refused round again as typed."""
+    fields = ("cards", "points", "bid", "tricks", "placed")
+    return {
+        "seats": {
+            seat: {
+                **{field: post.get(f"{field}-{seat}", "") for field in fields},
+                "eliminated": post.get(f"eliminated-{seat}") == "on",
+            }
+            for seat in range(len(sheet.players))
+        },
+        "placed": post.get("placed", ""),
+        "declarer": post.get("declarer", ""),
+        "cards": post.get("cards", ""),
+    }

@@ -188,7 +188,8 @@ def board_html(request, context: dict) -> str:
     return BOARDS.get_or_make(key, render_board)
 
 
-def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None, editing=None):
+def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None, posted=None, editing=None):
+    """Return a sheet page's context; the entry form holds `posted` (a refused round, as sent) or `form_data`."""
     result = services.sheet_result(sheet, lang)
     game = GAMES[sheet.game].describe(lang)
     players = sheet.players
@@ -232,7 +233,7 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
         "qr": qr_svg(share_url) if role == EDITOR else "",
         "next_round": next_round,
         "form_errors": form_errors,
-        "form": forms.form_values(sheet, form_data),
+        "form": forms.posted_values(sheet, posted) if posted is not None else forms.form_values(sheet, form_data),
         "editing": editing,
         "deck": (result.get("summary") or {}).get("deck"),
         "values_range": range(17),
@@ -282,13 +283,12 @@ def sheet_watch(request, sheet_id, token):
 def round_add(request, sheet_id):
     sheet, role = get_sheet(request, sheet_id, write=True)
     lang = request_lang()
-    data = None
     try:
         data = forms.round_data(request.POST, sheet, GAMES[sheet.game].describe(lang))
         number = request.POST.get("number", "")
         services.round_add(sheet=sheet, data=data, lang=lang, number=int(number) if number.isdigit() else None)
     except services.InvalidInput as exc:
-        context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, form_data=data)
+        context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, posted=request.POST)
         return render(request, "scoring/sheet.html", context, status=400)
     except services.VersionMismatch:
         messages.warning(
@@ -323,7 +323,10 @@ def round_edit(request, sheet_id, number):
         else:
             messages.success(request, _("Round %(n)d saved.") % {"n": number})
             return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
-    context = _sheet_context(request, sheet, role, lang=lang, form_errors=errors, form_data=data, editing=number)
+    posted = request.POST if errors else None
+    context = _sheet_context(
+        request, sheet, role, lang=lang, form_errors=errors, form_data=data, posted=posted, editing=number
+    )
     if sheet.game == "numking":
         context["next_round"] = {
             "number": number,

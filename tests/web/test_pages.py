@@ -77,6 +77,15 @@ def test_it_refuses_typed_text_for_points_by_name(client):
     assert r.status_code == 400
     assert "douze" in r.content.decode() and "Elya" in r.content.decode()
     assert Round.objects.count() == 0
+    # The round comes back as typed, so only the wrong value needs retyping.
+    assert re.search(r'name="points-0" id="points-0" value="douze"', r.content.decode())
+    assert re.search(r'name="points-1" id="points-1" value="3"', r.content.decode())
+    # Editing a round: the refused values come back, not the stored ones.
+    client.post(f"/sheets/{sheet.pk}/rounds/", {"points-0": "1", "points-1": "2"})
+    r = client.post(f"/sheets/{sheet.pk}/rounds/1/edit/", {"points-0": "onze", "points-1": "9"})
+    assert r.status_code == 400
+    assert re.search(r'name="points-1" id="points-1" value="9"', r.content.decode())
+    assert [rd.data for rd in Round.objects.all()] == [{"entries": {"Elya": {"points": 1}, "Sasha": {"points": 2}}}]
 
 
 def test_it_plays_coop_and_shows_the_summary(client):
