@@ -224,13 +224,18 @@ BOARD_ROWS = VersionedParts(128)
 ROW_FIELDS = ("name", "url", "wins", "games", "win_rate", "best")
 
 
-def _board_rows(rows: list[dict]) -> str:
+def _shown(rows: list[dict]) -> tuple:
+    """Return what the board shows of its rows: the key of its rendered forms."""
+    return tuple(tuple(r.get(f) for f in ROW_FIELDS) for r in rows)
+
+
+def _board_rows(rows: list[dict], shown: tuple) -> str:
     """Return the board's rows as HTML, rendered once for each content and language.
 
     Most requests of a leaderboard show the same rows (standings only change when
     a game ends), and rendering 50 rows is most of the page's work.
     """
-    key = (translation.get_language(), tuple(tuple(r.get(f) for f in ROW_FIELDS) for r in rows))
+    key = (translation.get_language(), shown)
     return BOARD_ROWS.get_or_make(key, lambda: mark_safe(render_to_string("accounts/_board_rows.html", {"rows": rows})))
 
 
@@ -308,11 +313,12 @@ def leaderboard(request, slug):
             seats = seats.filter(sheet__created_at__gte=start)
         rows = _table_board(seats, slug, game.wins == "lowest")
     lang = request_lang()
+    shown = _shown(rows)
 
     def render_page() -> bytes:
         context = {
             "game": {"slug": slug, "name": game.name[lang]},
-            "board_rows": _board_rows(rows),
+            "board_rows": _board_rows(rows, shown),
             "scope": scope,
             "period": period,
             "games": [(s, g.name[lang]) for s, g in GAMES.items()],
@@ -321,4 +327,4 @@ def leaderboard(request, slug):
         return render(request, "accounts/leaderboard.html", context).content
 
     # The page shows the rows and nobody's own state: the same rows, the same page.
-    return shared_page(request, ("board", tuple(tuple(r.get(f) for f in ROW_FIELDS) for r in rows)), render_page)
+    return shared_page(request, ("board", shown), render_page)

@@ -1,17 +1,15 @@
 """A small per-process cache for what a sheet's version determines (results, rendered parts)."""
 
-import re
 import threading
 from collections import OrderedDict
 from typing import NamedTuple
 
 from django.contrib import messages
 from django.http import HttpResponse
+from django.middleware.gzip import re_accepts_gzip
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
-
-accepts_gzip = re.compile(r"\bgzip\b")
 
 
 class VersionedParts:
@@ -64,7 +62,7 @@ class Body(NamedTuple):
 
     def response(self, request, **kwargs) -> HttpResponse:
         """Answer with the compressed form when the client takes gzip (as GZipMiddleware would)."""
-        if accepts_gzip.search(request.headers.get("Accept-Encoding", "")) and len(self.gz) < len(self.raw):
+        if re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")) and len(self.gz) < len(self.raw):
             response = HttpResponse(self.gz, **kwargs)
             response["Content-Encoding"] = "gzip"
         else:
