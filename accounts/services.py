@@ -4,7 +4,9 @@ import csv
 import hmac
 import io
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
@@ -29,10 +31,46 @@ def game_count(game: str, winner: bool, records: dict) -> tuple[int, int]:
 
 
 def standings_recount(*, user_ids, game: str) -> None:
-    """Recount these users' standings in `game` from their seats on finished, owned sheets."""
-    user_ids = {u for u in user_ids if u}
+    """Recount these users' standings in `game` from their seats on finished, owned sheets.
+
+    Writes to different sheets of one account may run at the same moment: each
+    recount first locks the users' rows (in id order, so two recounts never wait
+    on each other in a cycle), then reads the seats as committed by whoever held
+    the lock before, then upserts. The last recount therefore always sees every
+    committed seat, and none can fail on the unique (user, game, period).
+    """
+    user_ids = sorted({u for u in user_ids if u})
     if not user_ids:
         return
+    with transaction.atomic():
+        # NO KEY UPDATE: rows that merely reference the user (seats, standings) are not blocked.
+        list(get_user_model().objects.select_for_update(no_key=True).filter(pk__in=user_ids).order_by("pk"))
+        rows = _standing_rows(user_ids, game)
+        profiles = {p.user_id: p for p in Profile.objects.filter(user_id__in=user_ids)}
+        Standing.objects.bulk_create(
+            [
+                Standing(
+                    user_id=user_id,
+                    game=game,
+                    period=period,
+                    **row,
+                    public=bool(profiles.get(user_id) and profiles[user_id].public and profiles[user_id].display_name),
+                    name=profiles[user_id].display_name if user_id in profiles else "",
+                )
+                for (user_id, period), row in rows.items()
+            ],
+            update_conflicts=True,
+            unique_fields=["user", "game", "period"],
+            update_fields=["games", "wins", "total_sum", "best", "public", "name"],
+        )
+        # Periods a user no longer has a game in.
+        stale = Q()
+        for user_id in user_ids:
+            stale |= Q(user_id=user_id) & ~Q(period__in=[period for (u, period) in rows if u == user_id])
+        Standing.objects.filter(stale, game=game).delete()
+
+
+def _standing_rows(user_ids: list[int], game: str) -> dict[tuple[int, str], dict]:
     seats = Player.objects.filter(user_id__in=user_ids, sheet__game=game, sheet__user__isnull=False)
     if game != "coop":
         seats = seats.filter(sheet__finished=True)
@@ -50,20 +88,7 @@ def standings_recount(*, user_ids, game: str) -> None:
             row["total_sum"] += total
             if row["best"] is None or (total < row["best"] if lowest_wins else total > row["best"]):
                 row["best"] = total
-    profiles = {p.user_id: p for p in Profile.objects.filter(user_id__in=user_ids)}
-    with transaction.atomic():
-        Standing.objects.filter(user_id__in=user_ids, game=game).delete()
-        Standing.objects.bulk_create(
-            Standing(
-                user_id=user_id,
-                game=game,
-                period=period,
-                **row,
-                public=bool(profiles.get(user_id) and profiles[user_id].public and profiles[user_id].display_name),
-                name=profiles[user_id].display_name if user_id in profiles else "",
-            )
-            for (user_id, period), row in rows.items()
-        )
+    return rows
 
 
 def sheet_users_recount(sheet: Sheet) -> None:

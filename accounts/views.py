@@ -327,4 +327,4 @@ def leaderboard(request, slug):
         return render(request, "accounts/leaderboard.html", context).content
 
     # The page shows the rows and nobody's own state: the same rows, the same page.
-    return shared_page(request, ("board", shown), render_page)
+    return shared_page(request, lambda: ("board", shown), render_page)

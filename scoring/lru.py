@@ -5,6 +5,7 @@ from collections import OrderedDict
 from typing import NamedTuple
 
 from django.contrib import messages
+from django.db import connection, transaction
 from django.http import HttpResponse
 from django.middleware.gzip import re_accepts_gzip
 from django.utils import translation
@@ -17,6 +18,10 @@ class VersionedParts:
 
     Every write bumps the sheet's version, so a value computed for (sheet, version, …)
     stays right for as long as it is kept. Each process keeps its own.
+
+    A value computed inside a transaction may come from writes that never commit:
+    `put` keeps it only once that transaction has committed, and forgets it if it
+    rolls back. Only what was committed is ever served.
     """
 
     def __init__(self, size: int = 256):
@@ -32,6 +37,12 @@ class VersionedParts:
             return value
 
     def put(self, key, value) -> None:
+        if connection.in_atomic_block:
+            transaction.on_commit(lambda: self._keep(key, value))
+        else:
+            self._keep(key, value)
+
+    def _keep(self, key, value) -> None:
         with self._lock:
             self._items[key] = value
             self._items.move_to_end(key)
@@ -75,21 +86,25 @@ class Body(NamedTuple):
 SHARED_PAGES = VersionedParts(256)
 
 
-def shared_page(request, key: tuple, render) -> HttpResponse:
+def shared_page(request, key, render) -> HttpResponse:
     """Answer with a page that every visitor without an account or a waiting message sees alike.
 
-    `key` must name everything the page shows (a sheet's version, a board's rows);
-    the language and the address are added here. Such a page is rendered once
-    (`render()` returns its bytes) and kept with its gzip form; anyone else gets
-    a fresh render.
+    `key()` must name everything the page shows (a sheet's version and the
+    reader's role, a board's rows); the language and the address are added here.
+    It is asked again after `render()` (which returns the page's bytes), since
+    rendering may read a newer version than the one first asked for. Such a page
+    is rendered once and kept with its gzip form; anyone else gets a fresh render.
     """
     shared = not request.user.is_authenticated and not len(messages.get_messages(request))
-    key = (*key, translation.get_language(), request.get_full_path())
-    body = SHARED_PAGES.get(key) if shared else None
+
+    def full_key():
+        return (*key(), translation.get_language(), request.get_full_path())
+
+    body = SHARED_PAGES.get(full_key()) if shared else None
     if body is None:
         body = Body.of(render())
         if shared:
-            SHARED_PAGES.put(key, body)
+            SHARED_PAGES.put(full_key(), body)
     response = body.response(request)
     patch_vary_headers(response, ("Cookie",))  # the session and the language cookie change the page
     return response

@@ -147,27 +147,51 @@ def _remember(sheet: Sheet, lang: str, result: dict, datas: list[dict]) -> None:
 def round_datas(sheet: Sheet) -> list[dict]:
     """Return the stored rounds of a sheet at `sheet.version`, in order (do not change them).
 
-    Read in the same request as `sheet`, so both are at the same version.
+    The rounds are read in one statement with the sheet's version. If another
+    phone wrote since `sheet` was read, `sheet` is moved forward to the version
+    its rounds belong to, so what is shown is always one committed state, under
+    its own version.
     """
-    key = (sheet.pk, sheet.version)
-    datas = ROUND_DATA.get(key)
+    datas = ROUND_DATA.get((sheet.pk, sheet.version))
     if datas is None:
-        datas = list(Round.objects.filter(sheet_id=sheet.pk).order_by("number").values_list("data", flat=True))
-        ROUND_DATA.put(key, datas)
+        datas = _read_rounds(sheet)
+        ROUND_DATA.put((sheet.pk, sheet.version), datas)
     return datas
 
 
-def sheet_result(sheet: Sheet, lang: str) -> dict:
-    """Return the engine's result for the stored rounds of a sheet (a copy callers may change).
+_SHEET_FIELDS = [f.attname for f in Sheet._meta.concrete_fields]
 
-    Kept by version: the rounds are only read when the result is not kept.
+
+def _read_rounds(sheet: Sheet) -> list[dict]:
+    while True:
+        rows = list(Sheet.objects.filter(pk=sheet.pk).order_by("rounds__number").values_list("version", "rounds__data"))
+        if rows and rows[0][0] == sheet.version:
+            return [data for _version, data in rows if data is not None]
+        fresh = Sheet.objects.read_alive(sheet.pk)
+        if fresh is None:
+            raise Http404  # expired (or purged) since the request read it
+        for name in _SHEET_FIELDS:
+            setattr(sheet, name, getattr(fresh, name))
+
+
+def sheet_state(sheet: Sheet, lang: str) -> tuple[dict, list[dict]]:
+    """Return the engine's result (a copy callers may change) and the stored rounds it scores.
+
+    Both belong to one committed version: like `round_datas`, this may move
+    `sheet` forward to a newer version. Results are kept by version, so the
+    rounds are only read when neither is kept.
     """
+    datas = round_datas(sheet)
     result = RESULTS.get((sheet.pk, sheet.version, lang))
     if result is None:
-        datas = round_datas(sheet)
         result = sheet.engine.score(sheet.players, sheet.options, datas, lang)
-        _remember(sheet, lang, result, datas)
-    return {**result, "rounds": [dict(r) for r in result["rounds"]]}
+        RESULTS.put((sheet.pk, sheet.version, lang), result)
+    return {**result, "rounds": [dict(r) for r in result["rounds"]]}, datas
+
+
+def sheet_result(sheet: Sheet, lang: str) -> dict:
+    """Return the engine's result for the stored rounds of a sheet (see `sheet_state`)."""
+    return sheet_state(sheet, lang)[0]
 
 
 def sheet_create(*, game: str, players, options, owner_key: str = "", user=None, lang: str = "fr") -> Created:
@@ -250,9 +274,13 @@ def _rescore(sheet: Sheet, datas: list[dict], lang: str, index: int) -> dict:
         raise InvalidInput(_engine_errors(exc, lang, round_index=index)) from None
 
 
-def body_hash(data) -> str:
-    """Return a stable hash of a JSON body, to recognise a retried request."""
-    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+def request_hash(data, number: int | None = None) -> str:
+    """Return a stable hash of a round request (its round and the number it means), to recognise a retry.
+
+    It is the hash of the body as sent: the round with its `number`, if any.
+    """
+    body = data if number is None else {**data, "number": number}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def round_add(
@@ -282,7 +310,7 @@ def round_add(
             if idempotency_key:
                 seen = IdempotentRequest.objects.filter(sheet=sheet, key=idempotency_key).first()
                 if seen is not None:
-                    if seen.body_hash != body_hash(data):
+                    if seen.body_hash != request_hash(data, number):
                         raise IdempotencyMismatch()
                     raise Replay(seen.status, seen.response)
             if if_version is not None and if_version != sheet.version:
@@ -307,10 +335,12 @@ def round_add(
     return sheet
 
 
-def idempotent_store(*, sheet: Sheet, key: str, data, status: int, response: dict) -> None:
+def idempotent_store(*, sheet: Sheet, key: str, data, number: int | None = None, status: int, response: dict) -> None:
     """Remember the answer to a keyed request (call inside the write's transaction)."""
     stored = json.loads(json.dumps(response, cls=JSONEncoder))
-    IdempotentRequest.objects.create(sheet=sheet, key=key, body_hash=body_hash(data), status=status, response=stored)
+    IdempotentRequest.objects.create(
+        sheet=sheet, key=key, body_hash=request_hash(data, number), status=status, response=stored
+    )
 
 
 def round_edit(*, sheet: Sheet, number: int, data, lang: str = "fr", if_version: int | None = None) -> Sheet:

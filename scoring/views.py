@@ -261,8 +261,7 @@ def sheet_watch(request, sheet_id, token):
     sheet, role = get_sheet(request, sheet_id, write=False, share=token)
     # The page changes with the sheet and with the language (a browser revalidating
     # after the language switch must not be told its French copy is current).
-    etag = f'"{sheet.version}-{request_lang()}"'
-    if request.headers.get("If-None-Match") == etag:
+    if request.headers.get("If-None-Match") == _watch_etag(sheet):
         return HttpResponseNotModified()
 
     def render_page() -> bytes:
@@ -271,11 +270,16 @@ def sheet_watch(request, sheet_id, token):
             return context["board"].encode()
         return render(request, "scoring/watch.html", context).content
 
-    # Every watcher without an account sees the same page: rendered once per version.
-    response = shared_page(request, ("watch", sheet.pk, sheet.version), render_page)
-    response["ETag"] = etag
+    # Every watcher without an account sees the same page: rendered once per version
+    # and role (the creator opening their own share link sees their edit links).
+    response = shared_page(request, lambda: ("watch", sheet.pk, sheet.version, role), render_page)
+    response["ETag"] = _watch_etag(sheet)  # rendering may have moved `sheet` to a newer version
     response["Cache-Control"] = "no-cache"
     return response
+
+
+def _watch_etag(sheet) -> str:
+    return f'"{sheet.version}-{request_lang()}"'
 
 
 @require_POST

@@ -121,8 +121,8 @@ def _if_match(request) -> int | None:
 
 def sheet_payload(request, sheet: Sheet, role: str, *, lang: str, edit_token: str = "") -> dict:
     """Return a sheet with the same result fields as the scoring endpoint."""
-    result = services.sheet_result(sheet, lang)
-    for number, (out, stored) in enumerate(zip(result["rounds"], services.round_datas(sheet)), start=1):
+    result, datas = services.sheet_state(sheet, lang)
+    for number, (out, stored) in enumerate(zip(result["rounds"], datas), start=1):
         out["number"] = number
         out["entry"] = stored
     payload = {
@@ -295,11 +295,16 @@ class SheetDetailView(APIView):
         if request.headers.get("If-None-Match", "").strip('"') == str(sheet.version):
             return Response(status=status.HTTP_304_NOT_MODIFIED)
         lang = request_lang()
+
         # The body only changes with the sheet's version (and who asks, from where).
-        key = ("json", sheet.pk, sheet.version, lang, role, request.build_absolute_uri("/"))
-        body = SHEET_BODIES.get_or_make(
-            key, lambda: Body.of(JSONRenderer().render(sheet_payload(request, sheet, role, lang=lang)))
-        )
+        def key():
+            return ("json", sheet.pk, sheet.version, lang, role, request.build_absolute_uri("/"))
+
+        body = SHEET_BODIES.get(key())
+        if body is None:
+            # The payload may move `sheet` to a newer version: it is kept under that one.
+            body = Body.of(JSONRenderer().render(sheet_payload(request, sheet, role, lang=lang)))
+            SHEET_BODIES.put(key(), body)
         response = body.response(request, content_type="application/json")
         response["ETag"] = f'"{sheet.version}"'
         response["Cache-Control"] = "no-store"
@@ -395,7 +400,9 @@ class RoundListView(APIView):
                     sheet=sheet, data=body, lang=lang, if_version=version, idempotency_key=key, number=number
                 )
                 response = _sheet_response(request, sheet, EDITOR, code=status.HTTP_201_CREATED)
-                services.idempotent_store(sheet=sheet, key=key, data=request.data, status=201, response=response.data)
+                services.idempotent_store(
+                    sheet=sheet, key=key, data=body, number=number, status=201, response=response.data
+                )
             return response
 
         return _write(request, sheet_id, add)

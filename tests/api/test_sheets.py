@@ -235,6 +235,7 @@ def test_it_reads_a_sheet_in_a_fixed_number_of_queries(django_assert_max_num_que
     assert len(r.json()["rounds"]) == rounds
 
 
+@pytest.mark.django_db(transaction=True)  # what is kept after the commit serves the answer, as in production
 @pytest.mark.parametrize(("players", "rounds"), [(2, 0), (8, 17)])
 def test_it_adds_a_round_in_a_fixed_number_of_queries(django_assert_num_queries, players, rounds):
     """Read, lock, rounds, insert, sheet, seats, one UPDATE per seat (one statement), commit."""

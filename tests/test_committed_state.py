@@ -1,0 +1,215 @@
+"""What a phone is shown is what was committed: kept values, shared pages, retries, standings.
+
+The kept values live in each process's memory; "another process" is simulated by
+swapping in empty stores while it writes. These tests commit for real
+(`transaction=True`): what is kept is kept only after a commit.
+"""
+
+import threading
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.test import Client
+
+from accounts.models import Standing
+from accounts.services import standings_recount
+from scoring import services
+from scoring.access import OWNER_SESSION_KEY
+from scoring.lru import SHARED_PAGES, VersionedParts
+from scoring.models import Player, Round, Sheet
+
+needs_postgres = pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers need PostgreSQL")
+
+
+def other_process(monkeypatch):
+    """Give the code below empty kept values, as another web process would have."""
+    for name in ("RESULTS", "ROUND_DATA"):
+        monkeypatch.setattr(services, name, VersionedParts(256))
+    from scoring.api import views as api_views
+
+    monkeypatch.setattr(api_views, "SHEET_BODIES", VersionedParts(256))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_never_serves_a_result_whose_write_rolled_back(monkeypatch):
+    created = services.sheet_create(game="coop", players=["A", "B"], options={})
+    sheet = Sheet.objects.get(pk=created.sheet.pk)
+    # A write scored and stored in this process, then rolled back (its request failed after).
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.round_add(sheet=sheet, data={"placed": 11})
+        raise RuntimeError("the request fails after the round was scored")
+    assert not Round.objects.filter(sheet_id=created.sheet.pk).exists()
+
+    # Another process saves the same round number with another result.
+    with monkeypatch.context() as m:
+        other_process(m)
+        services.round_add(sheet=Sheet.objects.get(pk=created.sheet.pk), data={"placed": 22})
+
+    api = Client()
+    for _ in range(3):
+        body = api.get(f"/api/v1/sheets/{created.sheet.pk}/", HTTP_X_EDIT_TOKEN=created.edit_token).json()
+        assert [r["entry"] for r in body["rounds"]] == [{"placed": 22}]
+        assert body["totals"] == {"A": 22, "B": 22} and body["rounds"][0]["placed"] == 22
+    assert services.sheet_result(Sheet.objects.get(pk=created.sheet.pk), "fr")["rounds"][0]["placed"] == 22
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_shows_a_sheet_under_the_version_its_rounds_belong_to(monkeypatch):
+    """A round committed between reading the sheet and reading its rounds moves the answer forward."""
+    created = services.sheet_create(game="coop", players=["A", "B"], options={})
+    stale = Sheet.objects.get(pk=created.sheet.pk)  # read at version 1, before the round below
+    services.round_add(sheet=Sheet.objects.get(pk=created.sheet.pk), data={"placed": 40})
+    other_process(monkeypatch)
+    result = services.sheet_result(stale, "fr")
+    assert stale.version == 2 and services.round_datas(stale) == [{"placed": 40}]
+    assert len(result["rounds"]) == 1
+    # Nothing was kept under version 1 with version 2's rounds.
+    assert services.ROUND_DATA.get((stale.pk, 1)) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_shows_watchers_the_share_page_without_the_creators_edit_links():
+    creator = Client()
+    assert creator.post("/new/coop/", {"player": ["Léa", "Marc"]}).status_code == 302
+    sheet = Sheet.objects.get(owner_key=creator.session[OWNER_SESSION_KEY])
+    assert creator.post(f"/sheets/{sheet.pk}/rounds/", {"placed": "31", "number": "1"}).status_code == 302
+    url = f"/w/{sheet.pk}/{services.share_token(sheet.pk)}/"
+    SHARED_PAGES.clear()
+    mine = creator.get(url).content.decode()
+    # The creator's own copy has its edit links and the login prompt.
+    assert f"/sheets/{sheet.pk}/rounds/1/edit/" in mine and "/accounts/login/" in mine
+    for _ in range(2):
+        theirs = Client().get(url).content.decode()
+        assert "31" in theirs
+        assert f"/sheets/{sheet.pk}/rounds/1/edit/" not in theirs
+        assert f"?next=/sheets/{sheet.pk}/" not in theirs
+
+
+@pytest.mark.django_db
+def test_it_answers_a_retry_with_a_round_number_as_the_first_time():
+    api = Client()
+    sheet = api.post("/api/v1/sheets/", {"game": "coop", "players": ["A", "B"]}, content_type="application/json")
+    sheet = sheet.json()
+    first_round = {"placed": 30}
+    url = f"/api/v1/sheets/{sheet['id']}/rounds/"
+    headers = {"HTTP_X_EDIT_TOKEN": sheet["edit_token"]}
+    assert api.post(url, first_round, content_type="application/json", **headers).status_code == 201
+    answers = [
+        api.post(
+            url, {"placed": 51, "number": 2}, content_type="application/json", HTTP_IDEMPOTENCY_KEY="k-2", **headers
+        )
+        for _ in range(3)
+    ]
+    assert [a.status_code for a in answers] == [201, 201, 201], answers[1].content
+    assert answers[0].json() == answers[1].json() == answers[2].json()
+    assert answers[1]["Idempotent-Replayed"] == "true"
+    assert Round.objects.filter(sheet_id=sheet["id"]).count() == 2
+    # The same key with another round number is another request.
+    other = api.post(
+        url, {"placed": 51, "number": 3}, content_type="application/json", HTTP_IDEMPOTENCY_KEY="k-2", **headers
+    )
+    assert other.status_code == 422
+
+
+def linked_sheets(owner, friend, count, game="coop"):
+    """Return `count` sheets of `owner` where seat 1 is `friend`'s (their seat link)."""
+    sheets = []
+    for _ in range(count):
+        sheet = services.sheet_create(game=game, players=["Owner", "Friend"], options={}, user=owner).sheet
+        Player.objects.filter(sheet=sheet, seat=0).update(user=owner)
+        Player.objects.filter(sheet=sheet, seat=1).update(user=friend)
+        sheets.append(sheet)
+    return sheets
+
+
+def started_together(sends):
+    """Run each of `sends` in its own thread, all released at once; return their results in order."""
+    barrier = threading.Barrier(len(sends))
+    results = [None] * len(sends)
+
+    def run(i, send):
+        try:
+            barrier.wait()
+            results[i] = send()
+        finally:
+            connection.close()  # each thread has its own database connection
+
+    threads = [threading.Thread(target=run, args=(i, s)) for i, s in enumerate(sends)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def standings_of(users, game):
+    return {
+        (s.user_id, s.period): (s.games, s.wins, s.total_sum, s.best)
+        for s in Standing.objects.filter(user__in=users, game=game)
+    }
+
+
+def full_recount(users, game):
+    """Return the standings as a recount from the committed seats, run alone, makes them."""
+    standings_recount(user_ids={u.pk for u in users}, game=game)
+    return standings_of(users, game)
+
+
+@needs_postgres
+@pytest.mark.django_db(transaction=True)
+def test_it_saves_every_round_when_sheets_of_one_account_are_written_at_once():
+    User = get_user_model()
+    owner = User.objects.create_user("owner", "owner@example.org", "pw")
+    friend = User.objects.create_user("friend", "friend@example.org", "pw")
+    sheets = linked_sheets(owner, friend, 10)
+    api = Client()
+
+    def add(sheet, placed):
+        # Each writer sends its own edit credentials: the owner's session is not needed.
+        s = Sheet.objects.get(pk=sheet.pk)
+        return lambda: services.round_add(sheet=s, data={"placed": placed}).version
+
+    # Two rounds per sheet, 20 writers released together.
+    for placed in (40, 50):
+        versions = started_together([add(sheet, placed + i) for i, sheet in enumerate(sheets * 2)][:20])
+        assert all(versions), versions
+    for sheet in sheets:
+        assert Round.objects.filter(sheet=sheet).count() >= 2
+    assert Round.objects.filter(sheet__in=sheets).count() == 40
+    standings = standings_of([owner, friend], "coop")
+    assert standings == full_recount([owner, friend], "coop")
+    assert standings[(friend.pk, "all")][0] == 40  # every game counted
+
+    # Parallel edits of round 1 of every sheet, through the API, as the owner's phones do.
+    api.force_login(owner)
+
+    def edit(sheet, placed):
+        return lambda: (
+            api.put(
+                f"/api/v1/sheets/{sheet.pk}/rounds/1/", {"placed": placed}, content_type="application/json"
+            ).status_code
+        )
+
+    statuses = started_together([edit(sheet, 90) for sheet in sheets] + [edit(sheet, 91) for sheet in sheets])
+    assert statuses == [200] * 20
+    for sheet in sheets:
+        assert Round.objects.get(sheet=sheet, number=1).data["placed"] in (90, 91)
+    standings = standings_of([owner, friend], "coop")
+    assert standings == full_recount([owner, friend], "coop")
+
+
+@pytest.mark.django_db
+def test_it_upserts_standings_and_drops_the_months_a_player_no_longer_has():
+    User = get_user_model()
+    owner = User.objects.create_user("owner", "owner@example.org", "pw")
+    friend = User.objects.create_user("friend", "friend@example.org", "pw")
+    (sheet,) = linked_sheets(owner, friend, 1)
+    services.round_add(sheet=Sheet.objects.get(pk=sheet.pk), data={"placed": 93})
+    assert standings_of([friend], "coop")[(friend.pk, "all")] == (1, 1, 93, 93)
+    ids = set(Standing.objects.filter(user=friend).values_list("pk", flat=True))
+    standings_recount(user_ids={friend.pk}, game="coop")
+    assert set(Standing.objects.filter(user=friend).values_list("pk", flat=True)) == ids  # updated in place
+    Player.objects.filter(sheet=sheet, seat=1).update(user=None)
+    standings_recount(user_ids={friend.pk}, game="coop")
+    assert standings_of([friend], "coop") == {}
