@@ -169,12 +169,28 @@ def export_rows(user):
             ]
 
 
+# Columns holding text a person typed; the others are ids, slugs, dates and numbers
+# that must stay as they are to match the sheets (an id may start with "-").
+CSV_USER_TEXT = {"player"}
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
 def export_csv(user) -> str:
+    """Return the user's seats as CSV, with typed names kept from running as formulas."""
     out = io.StringIO()
     writer = csv.writer(out)
-    for row in export_rows(user):
-        # A name starting with = + - @ would run as a formula in a spreadsheet.
-        writer.writerow([f"'{v}" if isinstance(v, str) and v[:1] in "=+-@" else v for v in row])
+    rows = export_rows(user)
+    header = next(rows)
+    writer.writerow(header)
+    guarded = {i for i, name in enumerate(header) if name in CSV_USER_TEXT}
+    for row in rows:
+        # A spreadsheet runs a cell starting with = + - @ (or tab, CR) as a formula.
+        writer.writerow(
+            [
+                f"'{v}" if i in guarded and isinstance(v, str) and v.startswith(FORMULA_STARTS) else v
+                for i, v in enumerate(row)
+            ]
+        )
     return out.getvalue()
 
 

@@ -806,6 +806,8 @@ def main() -> int:
                     "-m",
                     "gunicorn",
                     "numapp.wsgi",
+                    "--config",
+                    str(ROOT / "gunicorn.conf.py"),
                     "--workers",
                     str(args.workers),
                     "--bind",

@@ -1,11 +1,16 @@
 """A small fixed-window rate limit for the pages (the API uses DRF's throttles)."""
 
 import functools
+import logging
 import time
 
 from django.core.cache import cache
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+
+from numapp.clientip import client_ip
+
+log = logging.getLogger("scoring.cache")
 
 # scope → (requests, seconds), per client address.
 LIMITS = {
@@ -15,14 +20,12 @@ LIMITS = {
 }
 
 
-def client_ip(request) -> str:
-    return request.META.get("REMOTE_ADDR", "")
-
-
 def count_hit(key: str, limit: int, period: int, now: float | None = None) -> tuple[bool, float]:
     """Count one hit in the current window of `key`; return (allowed, seconds to the next window).
 
-    One counter per window (INCR on Redis: one round trip, constant size).
+    One counter per window (INCR on Redis: one round trip, constant size). Any other
+    Django cache counts with add then incr; a cache that fails lets the request
+    through (docs/security.md, "fail open").
     """
     now = time.time() if now is None else now
     window = int(now // period)
@@ -30,12 +33,16 @@ def count_hit(key: str, limit: int, period: int, now: float | None = None) -> tu
     bucket = f"rl:{key}:{window}"
     if hasattr(cache, "hit"):  # Redis (numapp/cache.py): INCR and EXPIRE in one round trip
         return cache.hit(bucket, period) <= limit, retry
-    if cache.add(bucket, 1, period):
-        return True, retry
     try:
-        count = cache.incr(bucket)
-    except ValueError:  # the window expired between add and incr
-        cache.add(bucket, 1, period)
+        if cache.add(bucket, 1, period):
+            return True, retry
+        try:
+            count = cache.incr(bucket)
+        except ValueError:  # the window expired between add and incr
+            cache.add(bucket, 1, period)
+            return True, retry
+    except Exception as exc:  # whatever the backend raises when its server is away
+        log.warning("rate limit skipped, cache unavailable: %s", exc.__class__.__name__)
         return True, retry
     return count <= limit, retry
 

@@ -256,6 +256,19 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 X_FRAME_OPTIONS = "DENY"
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
+# Proxies and cookies (docs/deployment.md "Behind a load balancer", docs/security.md).
+# How many proxies in front of the app append to X-Forwarded-For: one number decides
+# the client address for every limiter (numapp/clientip.py): the page limits, DRF's
+# throttles and allauth's (through the account adapter).
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# No script reads these cookies: the pages' forms carry the CSRF token, and the
+# page's language comes from <html lang>.
+CSRF_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SECURE = not DEBUG
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

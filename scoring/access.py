@@ -49,7 +49,9 @@ def role_for(request, sheet: Sheet, *, share: str = "") -> str | None:
         return EDITOR
     if edit_token_matches(sheet, request.headers.get("X-Edit-Token", "")):
         return EDITOR
-    if hasattr(request, "session") and sheet.pk in request.session.get(EDIT_GRANTS_KEY, []):
+    # A grant lasts as long as the edit token it was given for: saving the sheet into an
+    # account retires the token (scoring/services.py), and with it every browser's grant.
+    if sheet.edit_token_hash and hasattr(request, "session") and sheet.pk in request.session.get(EDIT_GRANTS_KEY, []):
         return EDITOR
     share = share or request.headers.get("X-Share-Token", "") or request.GET.get("share", "")
     if share_token_matches(sheet.pk, share):
@@ -58,7 +60,7 @@ def role_for(request, sheet: Sheet, *, share: str = "") -> str | None:
 
 
 def grant_edit_link(request, sheet_id: str, token: str) -> bool:
-    """Let this browser edit the sheet if `token` is its edit token; tell whether it was."""
+    """Let this browser edit the sheet if `token` is its live edit token; tell whether it was."""
     sheet = Sheet.objects.alive().filter(pk=sheet_id).first()
     if sheet is None or not edit_token_matches(sheet, token):
         return False

@@ -398,21 +398,39 @@ def sheets_claim(*, owner_key: str, user) -> int:
     """Give the live anonymous sheets of this browser to `user`; they stop expiring.
 
     The owner id comes from the session data, which survives the session key
-    rotating at login. Sheets already expired stay expired.
+    rotating at login. Sheets already expired stay expired. The edit token retires:
+    from now on the account decides who edits (scoring/access.py).
     """
     if not owner_key:
         return 0
     return (
         Sheet.objects.alive()
         .filter(user__isnull=True, owner_key=owner_key)
-        .update(user=user, expires_at=None, owner_key="", updated_at=timezone.now(), version=F("version") + 1)
+        .update(
+            user=user,
+            expires_at=None,
+            owner_key="",
+            edit_token_hash="",
+            updated_at=timezone.now(),
+            version=F("version") + 1,
+        )
     )
 
 
 def sheet_save_to_account(*, sheet: Sheet, user) -> bool:
-    """Give an anonymous sheet (opened with its edit link) to `user`; False if it has an owner."""
+    """Give an anonymous sheet (opened with its edit link) to `user`; False if it has an owner.
+
+    The edit token retires, as in `sheets_claim`.
+    """
     return bool(
         Sheet.objects.alive()
         .filter(pk=sheet.pk, user__isnull=True)
-        .update(user=user, expires_at=None, owner_key="", updated_at=timezone.now(), version=F("version") + 1)
+        .update(
+            user=user,
+            expires_at=None,
+            owner_key="",
+            edit_token_hash="",
+            updated_at=timezone.now(),
+            version=F("version") + 1,
+        )
     )

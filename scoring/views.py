@@ -247,13 +247,15 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
 
 
 def sheet_page(request, sheet_id):
-    token = request.GET.get("edit", "")
-    if token and grant_edit_link(request, sheet_id, token):
-        # Drop the token from the address bar and the history.
-        return redirect("sheet", sheet_id)
+    token = request.GET.get("edit")
+    if token is not None:
+        grant_edit_link(request, sheet_id, token)
     sheet, role = get_sheet(request, sheet_id, write=False)
     if role != EDITOR:
         raise Http404
+    if token is not None:
+        # Whatever the token was, the address bar and the history keep the bare address.
+        return redirect("sheet", sheet.pk)
     return render(request, "scoring/sheet.html", _sheet_context(request, sheet, role, lang=request_lang()))
 
 

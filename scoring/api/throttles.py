@@ -1,5 +1,6 @@
 from rest_framework.throttling import ScopedRateThrottle
 
+from numapp.clientip import client_ip
 from numapp.ratelimit import count_hit
 
 
@@ -22,6 +23,14 @@ class WindowThrottle(ScopedRateThrottle):
             f"api:{self.scope}:{self.get_ident(request)}", self.num_requests, self.duration
         )
         return allowed
+
+    def get_ident(self, request):
+        """Return the client's address as every limiter sees it (numapp/clientip.py).
+
+        DRF's own reads the whole X-Forwarded-For unless NUM_PROXIES is set, so a
+        client choosing a new header value each time would get a new budget each time.
+        """
+        return client_ip(request)
 
     def wait(self):
         return max(1.0, self._retry)

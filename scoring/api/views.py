@@ -323,6 +323,10 @@ def _write(request, sheet_id, action):
         sheet, code = result
     except services.Replay as exc:
         response = Response(exc.response, status=exc.status)
+        # The same headers as the first answer: its ETag is the version it returned.
+        if isinstance(exc.response, dict) and isinstance(exc.response.get("version"), int):
+            response["ETag"] = f'"{exc.response["version"]}"'
+        response["Cache-Control"] = "no-store"
         response["Idempotent-Replayed"] = "true"
         return response
     except services.IdempotencyMismatch:

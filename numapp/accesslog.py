@@ -1,0 +1,66 @@
+"""gunicorn's access log without the secrets that travel in URLs (gunicorn.conf.py).
+
+Edit links carry the edit token in the query (`?edit=…`), share links and seat links
+carry a token in the path (`/w/<id>/<token>/`, `/seat/<id>/<seat>/<token>/`), and a
+page's links send those URLs on as `Referer`. The log keeps the path, never the query,
+and puts `-` where a token was. The client's address is the one the rate limits count
+(numapp/clientip.py), read from the same `TRUSTED_PROXIES`.
+"""
+
+import re
+
+from gunicorn.glogging import Logger
+
+from numapp.clientip import client_address
+from numapp.env import env_int
+
+# The one format, also usable without this class: %(U)s is the path without the query.
+ACCESS_LOG_FORMAT = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms'
+
+TOKEN_PATHS = [
+    (re.compile(r"^(/w/[^/]+/)[^/]+"), r"\1-"),
+    (re.compile(r"^(/seat/[^/]+/[^/]+/)[^/]+"), r"\1-"),
+]
+URL = re.compile(r"^(?P<origin>[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*)?(?P<path>[^?#]*)")
+
+
+def redact(url: str) -> str:
+    """Return `url` (a path or an absolute URL) without its query and fragment, its token segments as `-`."""
+    if not url or url == "-":
+        return url
+    match = URL.match(url)
+    path = match["path"]
+    for pattern, replacement in TOKEN_PATHS:
+        path = pattern.sub(replacement, path)
+    return (match["origin"] or "") + path
+
+
+class RedactingLogger(Logger):
+    """gunicorn's logger whose request atoms carry no query and no token."""
+
+    def __init__(self, cfg):
+        super().__init__(cfg)
+        self.trusted_proxies = env_int("TRUSTED_PROXIES", 0)
+
+    def atoms(self, resp, req, environ, request_time):
+        """Return gunicorn's atoms with every URL redacted and the client's address as `h`."""
+        atoms = super().atoms(resp, req, environ, request_time)
+        path = redact(environ.get("PATH_INFO", ""))
+        referer = redact(environ.get("HTTP_REFERER", "-"))
+        atoms["U"] = path
+        atoms["q"] = ""
+        atoms["r"] = f"{environ.get('REQUEST_METHOD')} {path} {environ.get('SERVER_PROTOCOL')}"
+        atoms["f"] = referer
+        # The same values under the names a custom format could use to reach them raw.
+        for key in ("{referer}i", "{http_referer}e"):
+            if key in atoms:
+                atoms[key] = referer
+        for key in ("{raw_uri}e", "{path_info}e", "{request_uri}e"):
+            if key in atoms:
+                atoms[key] = path
+        if "{query_string}e" in atoms:
+            atoms["{query_string}e"] = ""
+        atoms["h"] = client_address(
+            environ.get("REMOTE_ADDR", "-"), environ.get("HTTP_X_FORWARDED_FOR", ""), self.trusted_proxies
+        )
+        return atoms
