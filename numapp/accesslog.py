@@ -1,7 +1,7 @@
 """gunicorn's access log without the secrets that travel in URLs (gunicorn.conf.py).
 
 Edit links carry the edit token in the query (`?edit=…`), share links and seat links
-carry a token in the path (`/w/<id>/<token>/`, `/seat/<id>/<seat>/<token>/`), and a
+carry a token in the path (`/w/<id>/<token>/`, `/seat/<id>/<seat>/<token>/`, a player's entry link `/p/<id>/<seat>/<token>/`), and a
 page's links send those URLs on as `Referer`. The log keeps the path, never the query,
 and puts `-` where a token was. The client's address is the one the rate limits count
 (numapp/clientip.py), read from the same `TRUSTED_PROXIES`.
@@ -20,6 +20,7 @@ ACCESS_LOG_FORMAT = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(
 TOKEN_PATHS = [
     (re.compile(r"^(/w/[^/]+/)[^/]+"), r"\1-"),
     (re.compile(r"^(/seat/[^/]+/[^/]+/)[^/]+"), r"\1-"),
+    (re.compile(r"^(/p/[^/]+/[^/]+/)[^/]+"), r"\1-"),
 ]
 URL = re.compile(r"^(?P<origin>[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*)?(?P<path>[^?#]*)")
 

@@ -19,6 +19,7 @@ urlpatterns = [
     path("sheets/<str:sheet_id>/undo/", views.round_undo, name="round-undo"),
     path("sheets/<str:sheet_id>/rematch/", views.rematch, name="rematch"),
     path("w/<str:sheet_id>/<str:token>/", views.sheet_watch, name="sheet-watch"),
+    path("p/<str:sheet_id>/<int:seat>/<str:token>/", views.seat_entry, name="seat-entry"),
     path("healthz", views.healthz, name="healthz"),
     path("i18n/setlang/", numapp_views.set_language, name="set_language"),
     path("accounts/", include("allauth.urls")),

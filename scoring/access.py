@@ -6,13 +6,13 @@ from django.http import Http404
 from django.middleware.csrf import CsrfViewMiddleware
 
 from scoring.models import Sheet
-from scoring.services import edit_token_matches, share_token_matches
+from scoring.services import edit_token_matches, seat_entry_matches, share_token_matches
 
 OWNER_SESSION_KEY = "owner_id"
 # Sheets this browser opened with their edit link (…/?edit=<edit token>).
 EDIT_GRANTS_KEY = "edit_grants"
 MAX_GRANTS = 50
-EDITOR, VIEWER = "editor", "viewer"
+EDITOR, VIEWER, PLAYER = "editor", "viewer", "player"
 
 
 def owner_key(request, *, create: bool = False) -> str:
@@ -56,6 +56,8 @@ def role_for(request, sheet: Sheet, *, share: str = "") -> str | None:
     share = share or request.headers.get("X-Share-Token", "") or request.GET.get("share", "")
     if share_token_matches(sheet.pk, share):
         return VIEWER
+    if seat_of(request, sheet) is not None:
+        return PLAYER  # reads the sheet; writes only their own entry of the round in progress
     return None
 
 
@@ -67,6 +69,14 @@ def grant_edit_link(request, sheet_id: str, token: str) -> bool:
     grants = [g for g in request.session.get(EDIT_GRANTS_KEY, []) if g != sheet_id]
     request.session[EDIT_GRANTS_KEY] = (grants + [sheet_id])[-MAX_GRANTS:]
     return True
+
+
+def seat_of(request, sheet: Sheet, *, token: str = "") -> int | None:
+    """Return the seat whose entry link `token` (or the `X-Seat-Token` header) is, if any."""
+    token = token or request.headers.get("X-Seat-Token", "")
+    if not token:
+        return None
+    return next((seat for seat in range(len(sheet.players)) if seat_entry_matches(sheet.pk, seat, token)), None)
 
 
 def get_sheet(request, sheet_id: str, *, write: bool, share: str = "") -> tuple[Sheet, str]:

@@ -155,3 +155,23 @@ def posted_values(sheet, post) -> dict:
         "declarer": post.get("declarer", ""),
         "cards": post.get("cards", ""),
     }
+
+
+def seat_entry(post, sheet, game: dict, seat: int) -> dict:
+    """Return one player's entry from their own phone's form: partial is fine (a bid before the tricks)."""
+    name = sheet.players[seat]
+    entry = game["entry"]
+    if entry == "bid_tricks":
+        out = {}
+        for field in ("bid", "tricks"):
+            value = _int(post.get(f"{field}-{seat}"), f"entries.{name}.{field}", name)
+            if value is not None:
+                out[field] = value
+        return out
+    if entry == "coop":
+        placed = _int(post.get(f"placed-{seat}"), f"entries.{name}.placed", name)
+        out = {"eliminated": post.get(f"eliminated-{seat}") == "on"}
+        if placed is not None:
+            out["placed"] = placed
+        return out
+    return round_data(post, sheet, game).get("entries", {}).get(name, {})

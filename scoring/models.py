@@ -157,6 +157,8 @@ class Sheet(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The next round, partly entered by the table's phones: {"entries", "fields", "entered"}.
+    draft = models.JSONField(default=dict, blank=True)
 
     objects = SheetManager()
 

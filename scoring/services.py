@@ -92,6 +92,15 @@ def share_token_matches(sheet_id: str, token: str) -> bool:
     return bool(token) and hmac.compare_digest(share_token(sheet_id), token)
 
 
+def seat_entry_token(sheet_id: str, seat: int) -> str:
+    """Return the token of a player's own entry link: their entry in the round in progress, nothing else."""
+    return salted_hmac("numapp.seat-entry", f"{sheet_id}:{seat}", algorithm="sha256").hexdigest()[:32]
+
+
+def seat_entry_matches(sheet_id: str, seat: int, token: str) -> bool:
+    return bool(token) and isinstance(token, str) and hmac.compare_digest(seat_entry_token(sheet_id, seat), token)
+
+
 def _engine_errors(exc: ScoringError, lang: str, *, round_index: int | None = None) -> list[dict]:
     """Return the engine's messages; for a single round, paths are relative to it."""
     errors = exc.messages(lang)
@@ -243,7 +252,8 @@ def _store(sheet: Sheet, result: dict, lang: str, datas: list[dict]) -> None:
     sheet.finished = result["finished"]
     sheet.round_count = len(result["rounds"])
     sheet.updated_at = timezone.now()
-    sql.update(Sheet, sheet.pk, {f: getattr(sheet, f) for f in ("version", "finished", "round_count", "updated_at")})
+    fields = ("version", "finished", "round_count", "updated_at", "draft")
+    sql.update(Sheet, sheet.pk, {f: getattr(sheet, f) for f in fields})
     winners = set(result["winners"]) if result["finished"] else set()
     teams = result.get("teams") or {}
     team_of = {m: t for t, team in teams.items() for m in team["members"]}
@@ -291,16 +301,20 @@ def round_add(
     if_version: int | None = None,
     idempotency_key: str = "",
     number: int | None = None,
+    from_draft: bool = False,
 ) -> Sheet:
-    """Append a round; the engine must accept the whole game with it.
+    """Append a round; the engine must accept the whole game with it. The round in progress empties.
 
     `number`, when given, is the round the client means to add: if another phone
     added it first, Conflict is raised rather than a second round appended.
+    `from_draft` saves the round in progress as it stands (`data` is then ignored).
 
     With an idempotency key, a retry of an answered request raises Replay with the
     first answer (looked up under the sheet's lock, so concurrent retries queue
     behind the first); the same key with another body raises IdempotencyMismatch.
     """
+    if from_draft:
+        data = {"from_draft": True}
     if not isinstance(data, dict):
         with translation.override(lang):
             raise _error("round", "invalid", _("A round must be a JSON object."))
@@ -324,8 +338,11 @@ def round_add(
                         "too_many_rounds",
                         _("A sheet holds at most %(n)d rounds.") % {"n": MAX_ROUNDS},
                     )
+            if from_draft:
+                data = draft_round(sheet.draft)
             datas = [r.data for r in rounds] + [data]
             result = _rescore(sheet, datas, lang, len(rounds))
+            sheet.draft = {}
             sql.insert(
                 Round, {"sheet": sheet.pk, "number": len(rounds) + 1, "data": data, "created_at": timezone.now()}
             )
@@ -333,6 +350,91 @@ def round_add(
     except IntegrityError:
         raise Conflict() from None
     return sheet
+
+
+class DraftMoved(Exception):
+    """The round an entry was meant for was saved (or removed) before the entry arrived."""
+
+    def __init__(self, current: int):
+        super().__init__(current)
+        self.current = current
+
+
+def draft_round(draft: dict) -> dict:
+    """Return the round in progress as a round (its fields and its entries)."""
+    return {**(draft.get("fields") or {}), "entries": dict(draft.get("entries") or {})}
+
+
+def draft_payload(sheet: Sheet) -> dict:
+    """Return the round in progress as the API shows it."""
+    draft = sheet.draft or {}
+    return {
+        "number": sheet.round_count + 1,
+        "entries": draft.get("entries") or {},
+        "fields": draft.get("fields") or {},
+        "entered": draft.get("entered") or [],
+        "version": sheet.version,
+    }
+
+
+def draft_rows(sheet: Sheet, players: list[str]) -> list[dict]:
+    """Return, for the pages, each player of the round in progress with their entry and whether it is complete."""
+    draft = sheet.draft or {}
+    entries, entered = draft.get("entries") or {}, set(draft.get("entered") or [])
+    return [
+        {"name": name, "seat": sheet.players.index(name), "entry": entries.get(name), "entered": name in entered}
+        for name in players
+    ]
+
+
+def _draft_write(sheet: Sheet, lang: str, change, *, number: int | None = None, last: str | None = None) -> Sheet:
+    """Apply `change(draft) -> (entries, fields)` to the round in progress under the sheet's lock."""
+    with transaction.atomic():
+        sheet, rounds = _locked(sheet, None)
+        if number is not None and number != len(rounds) + 1:
+            raise DraftMoved(len(rounds) + 1)
+        entries, fields = change(sheet.draft or {})
+        try:
+            entered = sheet.engine.check_draft(
+                sheet.players, sheet.options, [r.data for r in rounds], entries, fields, last=last
+            )
+        except ScoringError as exc:
+            raise InvalidInput(exc.messages(lang)) from None
+        sheet.draft = {"entries": entries, "fields": fields, "entered": entered} if entries or fields else {}
+        sheet.version += 1
+        sheet.updated_at = timezone.now()
+        sql.update(Sheet, sheet.pk, {f: getattr(sheet, f) for f in ("draft", "version", "updated_at")})
+    return sheet
+
+
+def draft_put(*, sheet: Sheet, entries, fields, lang: str = "fr", number: int | None = None) -> Sheet:
+    """Replace the whole round in progress (the editor), validated as far as it goes."""
+    return _draft_write(
+        sheet, lang, lambda _draft: (entries if entries is not None else {}, fields or {}), number=number
+    )
+
+
+def draft_entry_put(*, sheet: Sheet, player: str, entry, lang: str = "fr", number: int | None = None) -> Sheet:
+    """Set one player's entry in the round in progress; the others' stay as they are.
+
+    `number`, when given, is the round the entry is meant for: if that round was
+    saved meanwhile, DraftMoved tells the player their entry came too late.
+    """
+    if player not in sheet.players:
+        raise RoundNotFound()
+    if not isinstance(entry, dict):
+        with translation.override(lang):
+            raise _error(f"entries.{player}", "invalid", _("An entry must be a JSON object."))
+
+    def change(draft):
+        return {**(draft.get("entries") or {}), player: entry}, draft.get("fields") or {}
+
+    return _draft_write(sheet, lang, change, number=number, last=player)
+
+
+def draft_clear(*, sheet: Sheet, lang: str = "fr") -> Sheet:
+    """Empty the round in progress."""
+    return _draft_write(sheet, lang, lambda _draft: ({}, {}))
 
 
 def idempotent_store(*, sheet: Sheet, key: str, data, number: int | None = None, status: int, response: dict) -> None:

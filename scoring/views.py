@@ -23,6 +23,7 @@ from scoring.api.views import request_lang
 from scoring.charts import PALETTE, progression_svg
 from scoring.games import GAMES
 from scoring.lru import VersionedParts, shared_page
+from scoring.models import Sheet
 
 MAX_FORM_PLAYERS = 12
 
@@ -233,7 +234,10 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
         "qr": qr_svg(share_url) if role == EDITOR else "",
         "next_round": next_round,
         "form_errors": form_errors,
-        "form": forms.posted_values(sheet, posted) if posted is not None else forms.form_values(sheet, form_data),
+        # The next round's form starts from the round in progress (what the players' phones sent).
+        "form": forms.posted_values(sheet, posted)
+        if posted is not None
+        else forms.form_values(sheet, form_data if editing else form_data or services.draft_round(sheet.draft)),
         "editing": editing,
         "deck": (result.get("summary") or {}).get("deck"),
         "values_range": range(17),
@@ -242,8 +246,23 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
             {"slug": sheet.game, "players": players, "options": sheet.options, "cards": game["cards"]}
         ),
     }
+    entry_players = context["entry_players"]
+    context["draft_rows"] = services.draft_rows(sheet, entry_players) if next_round and not editing else []
+    context["draft_entered"] = sum(1 for r in context["draft_rows"] if r["entered"])
+    bids = [r["entry"]["bid"] for r in context["draft_rows"] if isinstance(r["entry"], dict) and "bid" in r["entry"]]
+    context["draft_bids"] = sum(b for b in bids if isinstance(b, int)) if bids else None
+    if role == EDITOR and next_round and not editing:
+        context["seat_links"] = [
+            {"name": name, "url": _seat_url(request, sheet, sheet.players.index(name))} for name in entry_players
+        ]
     context["board"] = board_html(request, context)
     return context
+
+
+def _seat_url(request, sheet, seat: int) -> str:
+    return request.build_absolute_uri(
+        reverse("seat-entry", args=[sheet.pk, seat, services.seat_entry_token(sheet.pk, seat)])
+    )
 
 
 def sheet_page(request, sheet_id):
@@ -282,6 +301,50 @@ def sheet_watch(request, sheet_id, token):
 
 def _watch_etag(sheet) -> str:
     return f'"{sheet.version}-{request_lang()}"'
+
+
+@require_http_methods(["GET", "POST"])
+@limit_posts("round_write")
+def seat_entry(request, sheet_id, seat, token):
+    """A player's own phone: the sheet, live, and their own entry of the round in progress."""
+    sheet = Sheet.objects.read_alive(sheet_id)
+    if sheet is None or seat >= len(sheet.players) or not services.seat_entry_matches(sheet.pk, seat, token):
+        raise Http404
+    lang = request_lang()
+    name = sheet.players[seat]
+    errors, late = [], None
+    if request.method == "POST":
+        number = request.POST.get("number", "")
+        try:
+            entry = forms.seat_entry(request.POST, sheet, GAMES[sheet.game].describe(lang), seat)
+            services.draft_entry_put(
+                sheet=sheet, player=name, entry=entry, lang=lang, number=int(number) if number.isdigit() else None
+            )
+        except services.InvalidInput as exc:
+            errors = exc.errors
+        except services.DraftMoved as exc:
+            late = exc.current
+        else:
+            messages.success(request, _("Your entry is in."))
+            return redirect(request.path)
+    context = _sheet_context(request, sheet, access.PLAYER, lang=lang, form_errors=errors)
+    players_now = context["entry_players"]
+    context.update(
+        {
+            "me": name,
+            "seat": seat,
+            "playing": name in players_now,
+            "mine": (sheet.draft.get("entries") or {}).get(name) if sheet.draft else None,
+            "late": late,
+            "watch_url": reverse("sheet-watch", args=[sheet.pk, services.share_token(sheet.pk)]) + "?fragment=1",
+            "entry_players": [name],
+        }
+    )
+    if request.method == "POST" and errors:
+        context["form"] = forms.posted_values(sheet, request.POST)
+    response = render(request, "scoring/seat.html", context, status=400 if errors else 409 if late else 200)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_POST

@@ -100,6 +100,26 @@ class SheetCreateSerializer(serializers.Serializer):
     options = serializers.DictField(required=False, allow_null=True, help_text="null counts as no option.")
 
 
+class DraftSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The round being entered (the next one).")
+    entries = serializers.DictField(
+        child=serializers.DictField(), help_text="Player name → entry, each possibly partial."
+    )
+    fields = serializers.DictField(help_text="Round-level fields: numking `cards`, numwin `declarer`, coop `placed`.")
+    entered = serializers.ListField(child=serializers.CharField(), help_text="The players whose entry is complete.")
+    version = serializers.IntegerField(help_text="The sheet's version (its ETag).")
+
+
+class DraftWriteSerializer(serializers.Serializer):
+    entries = serializers.DictField(child=EntrySerializer(), required=False, help_text="Player name → entry.")
+    fields = serializers.DictField(required=False, help_text="Round-level fields.")
+    number = serializers.IntegerField(min_value=1, required=False, help_text="The round this is meant for.")
+
+
+class DraftEntrySerializer(EntrySerializer):
+    number = serializers.IntegerField(min_value=1, required=False, help_text="The round this entry is meant for.")
+
+
 class SheetSerializer(ResultSerializer):
     id = serializers.CharField()
     game = serializers.CharField()
@@ -111,6 +131,10 @@ class SheetSerializer(ResultSerializer):
     can_edit = serializers.BooleanField()
     url = serializers.CharField()
     share_url = serializers.CharField(required=False)
+    draft = DraftSerializer(help_text="The round in progress.")
+    seat_urls = serializers.DictField(
+        child=serializers.CharField(), required=False, help_text="Editor only: each player's own entry link."
+    )
     edit_token = serializers.CharField(required=False, help_text="Returned once, by the create call.")
     edit_url = serializers.CharField(
         required=False, help_text="Returned once: the page that lets a browser edit the sheet."

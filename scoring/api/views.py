@@ -1,6 +1,7 @@
 """The REST API: thin views that parse, check permission and call the services."""
 
 from django.db import transaction
+from django.http import Http404
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -11,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring import services
-from scoring.access import EDITOR, csrf_failure, get_sheet, my_sheets, owner_key
+from scoring.access import EDITOR, csrf_failure, get_sheet, my_sheets, owner_key, seat_of
 from scoring.api import serializers as s
 from scoring.api.errors import error_response
 from scoring.api.throttles import WindowThrottle as ScopedRateThrottle
@@ -137,10 +138,17 @@ def sheet_payload(request, sheet: Sheet, role: str, *, lang: str, edit_token: st
         "url": request.build_absolute_uri(reverse("sheet", args=[sheet.pk])),
         **result,
     }
+    payload["draft"] = services.draft_payload(sheet)
     if role == EDITOR:
         payload["share_url"] = request.build_absolute_uri(
             reverse("sheet-watch", args=[sheet.pk, services.share_token(sheet.pk)])
         )
+        payload["seat_urls"] = {
+            name: request.build_absolute_uri(
+                reverse("seat-entry", args=[sheet.pk, seat, services.seat_entry_token(sheet.pk, seat)])
+            )
+            for seat, name in enumerate(sheet.players)
+        }
     if edit_token:
         payload["edit_token"] = edit_token
         # Opening this link in a browser lets that browser edit (and save) the sheet.
@@ -348,6 +356,14 @@ def _write(request, sheet_id, action):
     except services.Conflict:
         message = _("Another phone added a round at the same moment: reload the sheet.")
         return error_response([{"path": "", "code": "conflict", "message": message}], status.HTTP_409_CONFLICT)
+    except services.DraftMoved as exc:
+        message = _(
+            "Round %(n)d was saved before your entry arrived: enter it again for round %(next)d if you wish."
+        ) % {
+            "n": exc.current - 1,
+            "next": exc.current,
+        }
+        return error_response([{"path": "number", "code": "round_saved", "message": message}], status.HTTP_409_CONFLICT)
     return _sheet_response(request, sheet, role, code=code)
 
 
@@ -394,14 +410,27 @@ class RoundListView(APIView):
                 message = _("number: the round number must be a whole number from 1.")
                 return error_response([{"path": "number", "code": "invalid", "message": message}])
 
+        from_draft = isinstance(body, dict) and "from_draft" in body
+        if from_draft and body != {"from_draft": True}:
+            message = _('from_draft: send {"from_draft": true} alone to save the round in progress.')
+            return error_response([{"path": "from_draft", "code": "invalid", "message": message}])
+
         def add(sheet, lang, version):
             if not key:
-                sheet = services.round_add(sheet=sheet, data=body, lang=lang, if_version=version, number=number)
+                sheet = services.round_add(
+                    sheet=sheet, data=body, lang=lang, if_version=version, number=number, from_draft=from_draft
+                )
                 return _sheet_response(request, sheet, EDITOR, code=status.HTTP_201_CREATED)
             # The answer is stored with the round, in the same transaction.
             with transaction.atomic():
                 sheet = services.round_add(
-                    sheet=sheet, data=body, lang=lang, if_version=version, idempotency_key=key, number=number
+                    sheet=sheet,
+                    data=body,
+                    lang=lang,
+                    if_version=version,
+                    idempotency_key=key,
+                    number=number,
+                    from_draft=from_draft,
                 )
                 response = _sheet_response(request, sheet, EDITOR, code=status.HTTP_201_CREATED)
                 services.idempotent_store(
@@ -461,4 +490,157 @@ class RematchView(APIView):
         created = services.sheet_rematch(sheet=sheet, owner_key=key, user=user, lang=request_lang())
         return _sheet_response(
             request, created.sheet, EDITOR, code=status.HTTP_201_CREATED, edit_token=created.edit_token
+        )
+
+
+def _draft_response(sheet, code=status.HTTP_200_OK) -> Response:
+    response = Response(services.draft_payload(sheet), status=code)
+    response["ETag"] = f'"{sheet.version}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _draft_number(body) -> tuple[dict, int | None] | Response:
+    """Split the optional `number` (the round the write is meant for) from a draft body."""
+    if not isinstance(body, dict):
+        return error_response(
+            [{"path": "", "code": "invalid", "message": _("The request body must be a JSON object.")}]
+        )
+    body = dict(body)
+    number = body.pop("number", None)
+    if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
+        message = _("number: the round number must be a whole number from 1.")
+        return error_response([{"path": "number", "code": "invalid", "message": message}])
+    return body, number
+
+
+def _draft_write(request, sheet, action) -> Response:
+    """Run a write of the round in progress with the shared CSRF and error handling."""
+    if csrf_failure(request):
+        return _csrf_refused()
+    try:
+        return _draft_response(action(request_lang()))
+    except services.InvalidInput as exc:
+        return error_response(exc.errors)
+    except services.RoundNotFound:
+        return error_response(
+            [{"path": "player", "code": "not_found", "message": _("No such player.")}], status.HTTP_404_NOT_FOUND
+        )
+    except services.DraftMoved as exc:
+        message = _(
+            "Round %(n)d was saved before your entry arrived: enter it again for round %(next)d if you wish."
+        ) % {
+            "n": exc.current - 1,
+            "next": exc.current,
+        }
+        response = error_response(
+            [{"path": "number", "code": "round_saved", "message": message}], status.HTTP_409_CONFLICT
+        )
+        return response
+
+
+SEAT_TOKEN = OpenApiParameter(
+    "X-Seat-Token",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="A player's own entry link token (the last part of their `seat_urls` link): that player's entry only.",
+)
+
+
+class DraftView(APIView):
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "round_write"
+
+    def get_throttles(self):
+        return super().get_throttles() if self.request.method != "GET" else []
+
+    @extend_schema(
+        summary="Read the round in progress",
+        description="Allowed to the editor, share-link holders and players with their seat token.",
+        responses={200: s.DraftSerializer, 304: None, 404: s.ErrorSerializer},
+        parameters=[EDIT_TOKEN, SHARE_TOKEN, SEAT_TOKEN],
+    )
+    def get(self, request, sheet_id):
+        sheet, _role = get_sheet(request, sheet_id, write=False)
+        if request.headers.get("If-None-Match", "").strip('"') == str(sheet.version):
+            return Response(status=status.HTTP_304_NOT_MODIFIED)
+        return _draft_response(sheet)
+
+    @extend_schema(
+        summary="Replace the round in progress",
+        description=(
+            "The editor sends the whole round in progress: `entries` (each possibly partial) and "
+            "`fields` (the round-level fields). It is validated as far as it goes."
+        ),
+        request=s.DraftWriteSerializer,
+        responses={200: s.DraftSerializer, 400: s.ErrorSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer},
+        parameters=[EDIT_TOKEN],
+    )
+    def put(self, request, sheet_id):
+        sheet, _role = get_sheet(request, sheet_id, write=True)
+        split = _draft_number(request.data)
+        if isinstance(split, Response):
+            return split
+        body, number = split
+        unknown = sorted(set(body) - {"entries", "fields"})
+        if unknown:
+            return error_response(
+                [
+                    {"path": k, "code": "unknown_field", "message": _("Unknown field: %(f)s.") % {"f": k}}
+                    for k in unknown
+                ]
+            )
+        return _draft_write(
+            request,
+            sheet,
+            lambda lang: services.draft_put(
+                sheet=sheet, entries=body.get("entries"), fields=body.get("fields"), lang=lang, number=number
+            ),
+        )
+
+    @extend_schema(
+        summary="Empty the round in progress",
+        request=None,
+        responses={204: None, 403: s.ErrorSerializer, 404: s.ErrorSerializer},
+        parameters=[EDIT_TOKEN],
+    )
+    def delete(self, request, sheet_id):
+        sheet, _role = get_sheet(request, sheet_id, write=True)
+        response = _draft_write(request, sheet, lambda lang: services.draft_clear(sheet=sheet, lang=lang))
+        if response.status_code != status.HTTP_200_OK:
+            return response
+        response = Response(status=status.HTTP_204_NO_CONTENT)
+        return response
+
+
+class DraftEntryView(APIView):
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "round_write"
+
+    @extend_schema(
+        summary="Set one player's entry in the round in progress",
+        description=(
+            "The editor, or the player with their own seat token (`X-Seat-Token`). The body is one "
+            'entry (`{"bid": 2}`, `{"cards": [...]}`…), with `number`, the round it is meant for: '
+            "if that round was saved meanwhile, 409 `round_saved`."
+        ),
+        request=s.DraftEntrySerializer,
+        responses={200: s.DraftSerializer, 400: s.ErrorSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer},
+        parameters=[EDIT_TOKEN, SEAT_TOKEN],
+    )
+    def put(self, request, sheet_id, player):
+        sheet, role = get_sheet(request, sheet_id, write=False)
+        if player not in sheet.players:
+            raise Http404
+        if role != EDITOR and seat_of(request, sheet) != sheet.players.index(player):
+            raise Http404  # another player's token, a share link, a stranger: as if it did not exist
+        split = _draft_number(request.data)
+        if isinstance(split, Response):
+            return split
+        entry, number = split
+        return _draft_write(
+            request,
+            sheet,
+            lambda lang: services.draft_entry_put(sheet=sheet, player=player, entry=entry, lang=lang, number=number),
         )

@@ -417,6 +417,56 @@ class Game:
         result["options"] = opts
         return result
 
+    # -- the round in progress ------------------------------------------------
+
+    # What a round in progress may still lack: these issues say "not yet", not "wrong".
+    INCOMPLETE = frozenset({"entry_missing", "field_required", "entry_cards_or_points"})
+    # Round-level fields a round in progress may hold (besides the entries).
+    draft_fields: ClassVar[tuple] = ()
+
+    def check_draft(self, players, options, rounds, entries, fields, *, last=None):
+        """Validate a round in progress as far as it goes; return the players whose entry is complete.
+
+        ``entries`` may lack players and each entry may lack fields: only what is
+        wrong with what is there raises ScoringError, its paths relative to the
+        round ("entries.Léa.bid"). ``last`` is the player who wrote last: the
+        others are checked first, so that a card held twice is refused to the
+        second one who picked it, naming the first.
+        """
+        problems = Problems()
+        if not isinstance(fields, dict):
+            problems.add("fields", "draft_fields_type")
+            fields = {}
+        for key in fields:
+            if key not in self.draft_fields:
+                problems.add(f"fields.{shown(key)}", "field_unknown", name=shown(key))
+        if not isinstance(entries, dict):
+            problems.add("entries", "entries_type")
+            entries = {}
+        problems.raise_if_any()
+        order = list(players) if last not in players else [p for p in players if p != last] + [last]
+        prefix = f"rounds[{len(rounds)}]"
+        issues = []
+        try:
+            self.score(order, options, [*rounds, {**fields, "entries": entries}])
+        except ScoringError as exc:
+            issues = exc.errors
+        wrong = []
+        incomplete = set()
+        for issue in issues:
+            path = issue.path
+            if path != prefix and not path.startswith(prefix + "."):
+                wrong.append(issue)  # the game itself refuses a new round (it is over)
+                continue
+            path = path[len(prefix) + 1 :] or "round"
+            if issue.code in self.INCOMPLETE:
+                incomplete.update(p for p in players if path == f"entries.{p}" or path.startswith(f"entries.{p}."))
+                continue
+            wrong.append(Issue(path, issue.code, issue.params))
+        if wrong:
+            raise ScoringError(wrong)
+        return [p for p in players if p in entries and p not in incomplete]
+
     def round_info(self, players, options, rounds):
         """Return what the next round needs (None once the game is finished)."""
         return self.score(players, options, rounds)["next_round"]

@@ -67,6 +67,7 @@ class Coop(Game):
     max_players = 5
     wins = "coop"
     entry = "coop"
+    draft_fields = ("placed",)
     modes: ClassVar[dict] = MODES
     options_spec = (
         Option(

@@ -197,6 +197,10 @@ MESSAGES = {
         "fr": "Une manche doit être un objet.",
         "en": "A round must be an object.",
     },
+    "draft_fields_type": {
+        "fr": "Les champs de la manche en cours doivent être un objet JSON.",
+        "en": "The fields of the round in progress must be a JSON object.",
+    },
     "field_unknown": {
         "fr": "Champ inconnu : {name}.",
         "en": "Unknown field: {name}.",

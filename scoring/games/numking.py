@@ -70,6 +70,7 @@ class NumKing(Game):
     max_players = 12
     wins = "highest"
     entry = "bid_tricks"
+    draft_fields = ("cards",)
     modes: ClassVar[dict] = MODES
     options_spec = (
         Option("mode", "choice", {"fr": "Mode de jeu", "en": "Game mode"}, "classic", MODES),

@@ -101,6 +101,7 @@ class NumWin(Game):
     max_players = 10
     wins = "lowest"
     entry = "cards"
+    draft_fields = ("declarer",)
     modes: ClassVar[dict] = MODES
     options_spec = (
         Option("mode", "choice", {"fr": "Variante", "en": "Variant"}, "classic", MODES),

@@ -1,5 +1,6 @@
 from django import template
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 register = template.Library()
 
@@ -62,3 +63,25 @@ KIND_NAMES = {
 def kind_name(kind: str) -> str:
     """Return the card kind's name in the page's language."""
     return KIND_NAMES.get(kind, kind)
+
+
+@register.filter
+def entry_summary(entry: dict) -> str:
+    """Return a player's (possibly partial) entry of the round in progress in a few words."""
+    if not isinstance(entry, dict):
+        return ""
+    parts = []
+    if "bid" in entry:
+        parts.append(_("bid %(n)s") % {"n": entry["bid"]})
+    if "tricks" in entry:
+        parts.append(_("took %(n)s") % {"n": entry["tricks"]})
+    if isinstance(entry.get("cards"), list):
+        n = len(entry["cards"])
+        parts.append(ngettext("%(n)d card", "%(n)d cards", n) % {"n": n})
+    if "points" in entry:
+        parts.append(_("%(n)s pts typed") % {"n": entry["points"]})
+    if "placed" in entry:
+        parts.append(_("%(n)s placed") % {"n": entry["placed"]})
+    if entry.get("eliminated"):
+        parts.append(_("eliminated"))
+    return ", ".join(str(p) for p in parts)
