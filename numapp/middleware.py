@@ -1,4 +1,11 @@
-"""Headers every response carries."""
+"""Headers every response carries, and the request id on every response and log line."""
+
+import contextvars
+import logging
+import re
+import uuid
+
+from django.core.signals import request_finished
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -26,3 +33,47 @@ class SecurityHeadersMiddleware:
         response.setdefault("Content-Security-Policy", CSP)
         response.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
         return response
+
+
+# The request id of the request this thread or task is serving, for every log line it writes.
+request_id = contextvars.ContextVar("request_id", default="-")
+# An incoming X-Request-ID is kept only if it is short and plain (no spaces, quotes or
+# newlines that could forge a log line); otherwise the request gets a fresh one.
+SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:@/+=-]{1,128}")
+
+
+class RequestIDMiddleware:
+    """Give each request an id: the proxy's `X-Request-ID` when sane, else a new one.
+
+    The id goes back in the response's `X-Request-ID` header and on every log line written
+    while the request is served (RequestIDFilter), the traceback of a 500 included, so an
+    operator finds the error a user or the access log points at.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        incoming = request.headers.get("X-Request-ID", "")
+        request.request_id = incoming if SANE_REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
+        # Kept until the response is closed (forget_request_id), not reset on the way out:
+        # Django logs a 5xx answer after the middleware has returned.
+        request_id.set(request.request_id)
+        response = self.get_response(request)
+        response["X-Request-ID"] = request.request_id
+        return response
+
+
+def forget_request_id(**kwargs):
+    request_id.set("-")
+
+
+request_finished.connect(forget_request_id, dispatch_uid="numapp.middleware.forget_request_id")
+
+
+class RequestIDFilter(logging.Filter):
+    """Put the current request id on each record as `request_id` ("-" outside a request)."""
+
+    def filter(self, record):
+        record.request_id = request_id.get()
+        return True

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "numapp.middleware.RequestIDMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "numapp.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -254,7 +255,7 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 X_FRAME_OPTIONS = "DENY"
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 
 # Proxies and cookies (docs/deployment.md "Behind a load balancer", docs/security.md).
 # How many proxies in front of the app append to X-Forwarded-For: one number decides
@@ -269,11 +270,33 @@ LANGUAGE_COOKIE_SECURE = not DEBUG
 LANGUAGE_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 
+# Every log line goes to stderr, which the Procfile's processes write to (gunicorn's access
+# log goes to stdout), through the root logger (which a Celery worker takes over with its
+# own format). Django's default logging prints nothing with DEBUG=0 (its console handler
+# is for DEBUG only and ADMINS is empty), so a 500 would leave no trace: here django.request
+# logs it with its traceback and the request id (numapp/middleware.py) that the response's
+# X-Request-ID header carries. 4xx answers are in the access log only.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "numapp.middleware.RequestIDFilter"}},
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s %(name)s [request_id=%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "filters": ["request_id"],
+            "formatter": "line",
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
     "loggers": {
-        "scoring": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+        # No handler of its own (Django's DEBUG-only console and mail_admins): it propagates to root.
+        "django": {"handlers": [], "level": "INFO"},
+        "django.request": {"level": "ERROR"},
+        "numapp": {"level": env_str("LOG_LEVEL", "INFO")},
+        "scoring": {"level": env_str("LOG_LEVEL", "INFO")},
     },
 }

@@ -1,5 +1,5 @@
 from django.conf import settings
-from django.http import HttpResponseForbidden
+from django.http import HttpResponseForbidden, JsonResponse
 from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.csrf import csrf_exempt
@@ -7,6 +7,7 @@ from django.views.decorators.http import require_POST
 from django.views.defaults import page_not_found
 from rest_framework.renderers import JSONRenderer
 
+from numapp import health
 from scoring.api.errors import error_response
 
 
@@ -44,3 +45,25 @@ def set_language(request):
     if not same_origin(request):
         return HttpResponseForbidden(_("This form can only be sent from this site."))
     return i18n.set_language(request)
+
+
+def healthz(request):
+    """Answer 200 while this process serves requests (liveness: what a load balancer asks).
+
+    It asks no database, broker or cache: an outage of one of them must not take every
+    web process out of the balancer, and a hung dependency must not hang the probe.
+    `?deep=1` is `/readyz`.
+    """
+    if request.GET.get("deep") == "1":
+        return readyz(request)
+    response = JsonResponse({"ok": True})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def readyz(request):
+    """Report the database, the broker and the cache (readiness); 503 names what failed."""
+    report = health.check()
+    response = JsonResponse(report, status=200 if report["ok"] else 503)
+    response["Cache-Control"] = "no-store"
+    return response

@@ -5,7 +5,7 @@ import json
 
 import segno
 from django.contrib import messages
-from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -446,11 +446,3 @@ def rules(request, slug):
     if slug not in GAMES:
         raise Http404
     return render(request, "scoring/rules.html", {"game": GAMES[slug].describe(request_lang())})
-
-
-def healthz(request):
-    """Report the database and the broker; 503 when either is down."""
-    from numapp.health import check
-
-    report = check()
-    return HttpResponse(json.dumps(report), content_type="application/json", status=200 if report["ok"] else 503)

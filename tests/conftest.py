@@ -13,3 +13,36 @@ def _fresh_cache():
 def _fast_passwords(settings):
     # Tests log in often; the real hasher is slow by design.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def redis_server():
+    """Start a redis-server of the test's own on a free port; kill it (and resume it if paused) after."""
+    from tests.redis_server import RedisServer, require_redis_server
+
+    server = RedisServer(require_redis_server()).start()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def redis_cache(redis_server, settings):
+    """Point the default cache at the test's own Redis, as production points it at REDIS_URL."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "numapp.cache.FailOpenRedisCache",
+            "LOCATION": redis_server.url(),
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+    return redis_server
+
+
+@pytest.fixture
+def redis_broker(redis_server, settings):
+    """Point Celery's broker at the test's own Redis (numapp/celery.py follows the settings)."""
+    settings.CELERY_BROKER_URL = redis_server.url(1)
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}
+    return redis_server

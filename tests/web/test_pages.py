@@ -159,8 +159,10 @@ def test_it_sends_the_security_headers(client):
 
 def test_it_reports_health(client):
     r = client.get("/healthz")
+    assert r.status_code == 200 and r.json() == {"ok": True}
+    r = client.get("/readyz")
     assert r.status_code == 200
-    assert r.json() == {"database": "ok", "broker": "ok", "ok": True}
+    assert r.json() == {"database": "ok", "broker": "ok", "cache": "ok", "ok": True}
 
 
 def test_it_serves_a_valid_schema_and_the_docs_without_a_cdn(client):
