@@ -7,6 +7,7 @@ and puts `-` where a token was. The client's address is the one the rate limits 
 (numapp/clientip.py), read from the same `TRUSTED_PROXIES`.
 """
 
+import logging
 import re
 
 from gunicorn.glogging import Logger
@@ -34,6 +35,15 @@ def redact(url: str) -> str:
     for pattern, replacement in TOKEN_PATHS:
         path = pattern.sub(replacement, path)
     return (match["origin"] or "") + path
+
+
+class RedactURLFilter(logging.Filter):
+    """Take tokens and queries out of the paths Django's own log lines name ("Internal Server Error: /w/…")."""
+
+    def filter(self, record):
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) and a.startswith("/") else a for a in record.args)
+        return True
 
 
 class RedactingLogger(Logger):

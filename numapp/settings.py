@@ -279,7 +279,10 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "numapp.middleware.RequestIDFilter"}},
+    "filters": {
+        "request_id": {"()": "numapp.middleware.RequestIDFilter"},
+        "redact_urls": {"()": "numapp.accesslog.RedactURLFilter"},
+    },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s %(name)s [request_id=%(request_id)s] %(message)s"},
     },
@@ -287,7 +290,7 @@ LOGGING = {
         "stderr": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stderr",
-            "filters": ["request_id"],
+            "filters": ["request_id", "redact_urls"],
             "formatter": "line",
         },
     },

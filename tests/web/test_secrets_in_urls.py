@@ -186,3 +186,17 @@ def test_it_runs_gunicorn_with_this_configuration():
     procfile = (ROOT / "Procfile").read_text()
     assert "gunicorn numapp.wsgi --config gunicorn.conf.py" in procfile
     assert "gunicorn.conf.py" in (ROOT / "bench" / "load.py").read_text()
+
+
+def test_it_keeps_tokens_out_of_djangos_own_error_lines(capsys):
+    import logging
+    import logging.config
+
+    from django.conf import settings
+
+    logging.config.dictConfig(settings.LOGGING)
+    logging.getLogger("django.request").error("Internal Server Error: %s", "/w/abc/SECRETTOKEN/?edit=OTHERSECRET")
+    logging.getLogger("django.request").error("Internal Server Error: %s", "/p/abc/2/SEATSECRET/")
+    err = capsys.readouterr().err
+    assert "Internal Server Error: /w/abc/-/" in err and "Internal Server Error: /p/abc/2/-/" in err
+    assert "SECRET" not in err
