@@ -17,6 +17,7 @@ urlpatterns = [
     path("sheets/<str:sheet_id>/rounds/", views.round_add, name="round-add"),
     path("sheets/<str:sheet_id>/rounds/<int:number>/edit/", views.round_edit, name="round-edit"),
     path("sheets/<str:sheet_id>/undo/", views.round_undo, name="round-undo"),
+    path("sheets/<str:sheet_id>/draft/", views.draft_save, name="draft-save"),
     path("sheets/<str:sheet_id>/rematch/", views.rematch, name="rematch"),
     path("w/<str:sheet_id>/<str:token>/", views.sheet_watch, name="sheet-watch"),
     path("p/<str:sheet_id>/<int:seat>/<str:token>/", views.seat_entry, name="seat-entry"),

@@ -1,9 +1,7 @@
 """Server-rendered pages: thin views over the same services as the API."""
 
-import functools
 import json
 
-import segno
 from django.contrib import messages
 from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import redirect, render
@@ -24,6 +22,7 @@ from scoring.charts import PALETTE, progression_svg
 from scoring.games import GAMES
 from scoring.lru import VersionedParts, shared_page
 from scoring.models import Sheet
+from scoring.qr import qr_svg
 
 MAX_FORM_PLAYERS = 12
 
@@ -66,12 +65,6 @@ def _form_options(game: dict, post) -> list[dict]:
 
 
 BOARDS = VersionedParts(256)
-
-
-@functools.lru_cache(maxsize=256)
-def qr_svg(url: str) -> str:
-    """Return the QR code of a URL as inline SVG (the same link always draws the same code)."""
-    return segno.make(url, error="m").svg_inline(scale=3, dark="#111", light="#fff")
 
 
 def _games(lang):
@@ -345,6 +338,42 @@ def seat_entry(request, sheet_id, seat, token):
     response = render(request, "scoring/seat.html", context, status=400 if errors else 409 if late else 200)
     response["Cache-Control"] = "no-store"
     return response
+
+
+@require_POST
+@limit_posts("round_write")
+def draft_save(request, sheet_id):
+    """Keep the entry form as the round in progress (e.g. the bids, announced before the hand)."""
+    sheet, role = get_sheet(request, sheet_id, write=True)
+    lang = request_lang()
+    game = GAMES[sheet.game].describe(lang)
+    number = request.POST.get("number", "")
+    only = {"bid"} if request.POST.get("step") == "bids" else None
+    try:
+        if request.POST.get("clear"):
+            services.draft_clear(sheet=sheet, lang=lang)
+        else:
+            entries = dict((sheet.draft or {}).get("entries") or {})
+            for seat, name in enumerate(sheet.players):
+                entry = forms.seat_entry(request.POST, sheet, game, seat)
+                if only is not None:
+                    entry = {**(entries.get(name) or {}), **{k: v for k, v in entry.items() if k in only}}
+                if entry:
+                    entries[name] = entry
+            fields = {
+                k: v for k, v in forms.round_data(request.POST, sheet, game).items() if k in sheet.engine.draft_fields
+            }
+            services.draft_put(
+                sheet=sheet, entries=entries, fields=fields, lang=lang, number=int(number) if number.isdigit() else None
+            )
+    except services.InvalidInput as exc:
+        context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, posted=request.POST)
+        return render(request, "scoring/sheet.html", context, status=400)
+    except services.DraftMoved:
+        messages.warning(request, _("That round was saved meanwhile: here is the next one."))
+    else:
+        messages.success(request, _("Bids saved: every phone sees them.") if only else _("Entries kept."))
+    return redirect(reverse("sheet", args=[sheet.pk]) + "#entry")
 
 
 @require_POST

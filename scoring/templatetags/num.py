@@ -1,6 +1,9 @@
 from django import template
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+
+from scoring.qr import qr_svg
 
 register = template.Library()
 
@@ -85,3 +88,9 @@ def entry_summary(entry: dict) -> str:
     if entry.get("eliminated"):
         parts.append(_("eliminated"))
     return ", ".join(str(p) for p in parts)
+
+
+@register.filter
+def qr(url: str) -> str:
+    """Return the QR code of a link as inline SVG, to scan it across the table."""
+    return mark_safe(qr_svg(url))

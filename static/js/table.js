@@ -1,0 +1,124 @@
+// The round in progress, shared by the table's phones: a player's own entry form, and the
+// sheet's phone seeing the entries arrive. Loaded after app.js (its $, $$, say, setUpPicker).
+"use strict";
+
+(() => {
+  const sheetId = () => (location.pathname.match(/^\/(?:sheets|p)\/([^/]+)\//) || [])[1];
+  const csrf = (form) => ($("input[name=csrfmiddlewaretoken]", form) || {}).value || "";
+  const lang = document.documentElement.lang;
+
+  // A player's own phone: send their entry to the round in progress.
+  function setUpSeat(form) {
+    const token = location.pathname.replace(/\/$/, "").split("/").pop();
+    const player = form.dataset.player;
+    const seat = form.dataset.seat;
+    const status = $("#seat-status", form);
+    if ($("fieldset.hand", form)) setUpPicker(form);
+    setUpSteppers(form);
+
+    function entry() {
+      const kind = form.dataset.kind;
+      const read = (name) => { const i = $(`[name="${name}-${seat}"]`, form); return i ? i.value.trim() : ""; };
+      const out = {};
+      if (kind === "bid_tricks") {
+        for (const field of ["bid", "tricks"]) if (read(field) !== "") out[field] = Number(read(field));
+      } else if (kind === "coop") {
+        if (read("placed") !== "") out.placed = Number(read("placed"));
+        out.eliminated = Boolean($(`[name="eliminated-${seat}"]`, form)?.checked);
+      } else {
+        const cards = read("cards");
+        const typed = read("points");
+        if (typed !== "" && (!cards || cards === "[]")) out.points = Number(typed);
+        else out.cards = cards ? JSON.parse(cards) : [];
+      }
+      return out;
+    }
+
+    async function send(number) {
+      status.textContent = say("Envoi…", "Sending…");
+      const resp = await fetch(`/api/v1/sheets/${sheetId()}/draft/entries/${encodeURIComponent(player)}/`, {
+        method: "PUT",
+        headers: {
+          "Content-Type": "application/json",
+          "Accept-Language": lang,
+          "X-Seat-Token": token,
+          "X-CSRFToken": csrf(form),
+        },
+        body: JSON.stringify({ ...entry(), number }),
+      });
+      const body = await resp.json().catch(() => ({}));
+      form.querySelectorAll(".late-keep").forEach((b) => b.remove());
+      if (resp.ok) {
+        status.textContent = say("✓ Saisie reçue par la table.", "✓ The table has your entry.");
+        form.dataset.number = String(body.number);
+        return;
+      }
+      const errors = body.errors || [];
+      status.textContent = errors.map((e) => e.message).join(" ") || say("Pas de réseau : réessayez.", "No network: try again.");
+      const late = errors.find((e) => e.code === "round_saved");
+      if (late) {
+        const next = Number(form.elements.number.value) + 1;
+        const keep = document.createElement("button");
+        keep.type = "button";
+        keep.className = "ghost late-keep";
+        keep.textContent = say(`Garder pour la manche ${next}`, `Keep it for round ${next}`);
+        keep.addEventListener("click", () => { form.elements.number.value = String(next); send(next); });
+        status.after(keep);
+      }
+    }
+
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      send(Number(form.elements.number.value)).catch(() => {
+        status.textContent = say("Pas de réseau : réessayez.", "No network: try again.");
+      });
+    });
+  }
+
+  // The sheet's phone: when another phone sends an entry, show it; the form is reloaded
+  // with it only while nothing is being typed here, else a button offers it.
+  function setUpSheetPage(form) {
+    let touched = false;
+    form.addEventListener("input", () => { touched = true; });
+    form.addEventListener("click", (ev) => { if (ev.target.closest("button")) touched = true; });
+    let version = $("#board")?.dataset.version;
+    async function poll() {
+      try {
+        const resp = await fetch(`/api/v1/sheets/${sheetId()}/draft/`, {
+          headers: { "If-None-Match": `"${version}"` }, cache: "no-store",
+        });
+        if (resp.status === 200) {
+          const draft = await resp.json();
+          if (String(draft.version) !== String(version)) {
+            version = String(draft.version);
+            if (!touched) { location.replace(location.pathname + "#entry"); return; }
+            offer();
+          }
+        }
+      } catch (e) { /* no network: the next tick tries again */ }
+      setTimeout(poll, document.hidden ? 10000 : 2000);
+    }
+    function offer() {
+      if ($("#draft-news")) return;
+      const note = document.createElement("p");
+      note.id = "draft-news";
+      note.className = "banner";
+      note.setAttribute("role", "status");
+      const reload = document.createElement("button");
+      reload.type = "button";
+      reload.className = "ghost";
+      reload.textContent = say("Voir les nouvelles saisies", "Show the new entries");
+      reload.addEventListener("click", () => location.replace(location.pathname + "#entry"));
+      note.append(say("D'autres téléphones ont saisi. ", "Other phones sent entries. "), reload);
+      form.before(note);
+    }
+    setTimeout(poll, 2000);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const seatForm = $("#seat-form");
+    if (seatForm) setUpSeat(seatForm);
+    const roundForm = $("#round-form");
+    if (roundForm && $("#seat-links")) setUpSheetPage(roundForm);
+  });
+})();
