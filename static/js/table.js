@@ -120,5 +120,6 @@
     if (seatForm) setUpSeat(seatForm);
     const roundForm = $("#round-form");
     if (roundForm && $("#seat-links")) setUpSheetPage(roundForm);
+    $$(".seat-url").forEach((i) => i.addEventListener("focus", () => i.select()));
   });
 })();
