@@ -91,7 +91,7 @@
           const draft = await resp.json();
           if (String(draft.version) !== String(version)) {
             version = String(draft.version);
-            if (!touched) { location.replace(location.pathname + "#entry"); return; }
+            if (!touched) { location.reload(); return; }
             offer();
           }
         }
@@ -108,7 +108,7 @@
       reload.type = "button";
       reload.className = "ghost";
       reload.textContent = say("Voir les nouvelles saisies", "Show the new entries");
-      reload.addEventListener("click", () => location.replace(location.pathname + "#entry"));
+      reload.addEventListener("click", () => location.reload());
       note.append(say("D'autres téléphones ont saisi. ", "Other phones sent entries. "), reload);
       form.before(note);
     }

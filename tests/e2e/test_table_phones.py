@@ -1,0 +1,84 @@
+"""The table's phones fill in one round together: each player from their own phone."""
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import services
+from scoring.models import Round, Sheet
+from tests.e2e.conftest import new_sheet, shot, totals
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+KING = ["Léa", "Marc", "Nina"]
+
+
+def seat_links(page) -> dict[str, str]:
+    page.locator("#seat-links > summary").click()
+    urls = page.locator("input.seat-url").evaluate_all("els => els.map(e => e.value)")
+    return dict(zip(KING, urls, strict=False))
+
+
+def send(phone, field: str, value: int):
+    phone.locator(f"input[name^={field}-]").fill(str(value))
+    phone.locator("#save-entry").click()
+    expect(phone.locator("#seat-status")).to_contain_text("✓")
+
+
+def test_four_phones_play_a_num_king_round_bids_first(new_phone):
+    creator = new_phone()
+    sheet_id = new_sheet(creator, "numking", KING)
+    links = seat_links(creator)
+    watcher = new_phone()
+    watcher.goto(f"/w/{sheet_id}/{services.share_token(sheet_id)}/")
+    phones = {name: new_phone() for name in KING}
+    for name, phone in phones.items():
+        phone.goto(links[name])
+        expect(phone.locator("h1")).to_contain_text(name)
+    bids = {"Léa": 1, "Marc": 0, "Nina": 0}
+    for name, bid in bids.items():
+        send(phones[name], "bid", bid)
+    # The sheet's phone and a watcher see every bid within 3 s, without a reload by hand.
+    for page in (creator, watcher):
+        draft = page.locator("#draft")
+        for name, bid in bids.items():
+            expect(draft.locator("li", has_text=name)).to_contain_text(f" {bid}", timeout=3000)
+    expect(creator.locator("#bid-0")).to_have_value("1", timeout=3000)
+    shot(creator, "table-bids-creator")
+    shot(watcher, "table-bids-watcher")
+    # After the hand, each player enters the tricks they took.
+    tricks = {"Léa": 1, "Marc": 0, "Nina": 0}
+    for name, took in tricks.items():
+        phones[name].reload()
+        send(phones[name], "tricks", took)
+    expect(creator.locator("#draft")).to_contain_text("3/3", timeout=4000)
+    expect(creator.locator("#tricks-0")).to_have_value("1")
+    shot(phones["Léa"], "table-player-phone")
+    creator.locator("#save-round").click()
+    creator.wait_for_url(f"**/sheets/{sheet_id}/**")
+    stored = Round.objects.get(sheet_id=sheet_id).data
+    assert {n: e["bid"] for n, e in stored["entries"].items()} == bids
+    assert {n: e["tricks"] for n, e in stored["entries"].items()} == tricks
+    engine = services.score("numking", KING, {}, [stored], "fr")["totals"]
+    expect(creator.locator("table.scores tfoot")).to_be_visible()
+    assert totals(creator) == [engine[n] for n in KING]
+    assert Sheet.objects.get(pk=sheet_id).draft == {}
+
+
+def test_each_player_picks_their_own_cards_and_a_card_picked_twice_is_refused(new_phone):
+    creator = new_phone()
+    sheet_id = new_sheet(creator, "numx", ["Léa", "Marc"], {"mode": "speedrun"})
+    creator.locator("#seat-links > summary").click()
+    urls = creator.locator("input.seat-url").evaluate_all("els => els.map(e => e.value)")
+    lea, marc = new_phone(), new_phone()
+    for phone, url in ((lea, urls[0]), (marc, urls[1])):
+        phone.goto(url)
+        phone.locator(".colour.c-red").click()
+        phone.locator(".value[data-value='7']").click()
+    lea.locator("#save-entry").click()
+    expect(lea.locator("#seat-status")).to_contain_text("✓")
+    marc.locator("#save-entry").click()
+    expect(marc.locator("#seat-status")).to_contain_text("Léa")
+    expect(marc.locator("#seat-status")).not_to_contain_text("✓")
+    shot(marc, "table-card-refused")
+    draft = Sheet.objects.get(pk=sheet_id).draft
+    assert draft["entries"] == {"Léa": {"cards": [{"kind": "red", "value": 7}]}}
+    expect(creator.locator("#draft")).to_contain_text("1/2", timeout=4000)
