@@ -393,10 +393,11 @@ def _draft_write(sheet: Sheet, lang: str, change, *, number: int | None = None, 
         sheet, rounds = _locked(sheet, None)
         if number is not None and number != len(rounds) + 1:
             raise DraftMoved(len(rounds) + 1)
+        before = (sheet.draft or {}).get("entries") or {}
         entries, fields = change(sheet.draft or {})
         try:
             entered = sheet.engine.check_draft(
-                sheet.players, sheet.options, [r.data for r in rounds], entries, fields, last=last
+                sheet.players, sheet.options, [r.data for r in rounds], entries, fields, last=last, before=before
             )
         except ScoringError as exc:
             raise InvalidInput(exc.messages(lang)) from None

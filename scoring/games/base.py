@@ -424,7 +424,11 @@ class Game:
     # Round-level fields a round in progress may hold (besides the entries).
     draft_fields: ClassVar[tuple] = ()
 
-    def check_draft(self, players, options, rounds, entries, fields, *, last=None):
+    def draft_change_issues(self, before: dict, after: dict) -> list:
+        """Return the issues of changing the round in progress from `before` to `after` entries (per game)."""
+        return []
+
+    def check_draft(self, players, options, rounds, entries, fields, *, last=None, before=None):
         """Validate a round in progress as far as it goes; return the players whose entry is complete.
 
         ``entries`` may lack players and each entry may lack fields: only what is
@@ -443,6 +447,8 @@ class Game:
         if not isinstance(entries, dict):
             problems.add("entries", "entries_type")
             entries = {}
+        if isinstance(before, dict):
+            problems.issues.extend(self.draft_change_issues(before, entries))
         problems.raise_if_any()
         order = list(players) if last not in players else [p for p in players if p != last] + [last]
         prefix = f"rounds[{len(rounds)}]"

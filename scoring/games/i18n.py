@@ -197,6 +197,10 @@ MESSAGES = {
         "fr": "Une manche doit être un objet.",
         "en": "A round must be an object.",
     },
+    "bid_locked": {
+        "fr": "{name} : l'annonce ({bid}) ne change plus une fois les plis saisis.",
+        "en": "{name}: the bid ({bid}) can no longer change once the tricks are in.",
+    },
     "draft_fields_type": {
         "fr": "Les champs de la manche en cours doivent être un objet JSON.",
         "en": "The fields of the round in progress must be a JSON object.",

@@ -4,6 +4,7 @@ from typing import ClassVar
 
 from .base import (
     Game,
+    Issue,
     Option,
     check_entries,
     check_fields,
@@ -143,6 +144,15 @@ class NumKing(Game):
             top = deck // n
             if opts["start"] is not None and opts["start"] > top:
                 problems.add("options.start", "out_of_range", value=opts["start"], min=1, max=top)
+
+    def draft_change_issues(self, before, after):
+        """A bid may change until its player's tricks are entered: it was announced to the table."""
+        issues = []
+        for name, old in before.items():
+            new = after.get(name)
+            if isinstance(old, dict) and "tricks" in old and isinstance(new, dict) and new.get("bid") != old.get("bid"):
+                issues.append(Issue(f"entries.{name}.bid", "bid_locked", {"name": name, "bid": old.get("bid")}))
+        return issues
 
     def _score(self, players, opts, rounds, lang, problems):
         plan = schedule(opts, len(players))

@@ -259,3 +259,16 @@ def test_it_keeps_every_player_entry_written_at_the_same_moment():
     assert draft["entered"] == names
     assert draft["version"] == 1 + len(names)
     assert Sheet.objects.get(pk=sheet["id"]).version == 1 + len(names)
+
+
+def test_it_lets_a_bid_change_until_that_players_tricks_are_in():
+    sheet = make()
+    token = seat_token(sheet, "Léa")
+    assert put_entry(sheet, "Léa", {"bid": 0}, token=token).status_code == 200
+    assert put_entry(sheet, "Léa", {"bid": 1}, token=token).status_code == 200
+    assert put_entry(sheet, "Léa", {"bid": 1, "tricks": 1}, token=token).status_code == 200
+    r = put_entry(sheet, "Léa", {"bid": 0, "tricks": 1}, token=token)
+    assert r.status_code == 400 and r.json()["errors"][0]["path"] == "entries.Léa.bid"
+    assert "plis" in r.json()["errors"][0]["message"]
+    assert put_entry(sheet, "Léa", {"bid": 1, "tricks": 0}, token=token).status_code == 200  # tricks may change
+    assert read(sheet)["entries"] == {"Léa": {"bid": 1, "tricks": 0}}
