@@ -34,9 +34,17 @@
       return out;
     }
 
-    async function send(number) {
+    // The entry stays on this phone until the server has it (a dead network, a reload).
+    const key = `num.seat.${sheetId()}.${seat}`;
+    const pending = () => { try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; } };
+
+    async function send(number, body = null) {
       status.textContent = say("Envoi…", "Sending…");
-      const resp = await fetch(`/api/v1/sheets/${sheetId()}/draft/entries/${encodeURIComponent(player)}/`, {
+      const payload = body || { ...entry(), number };
+      localStorage.setItem(key, JSON.stringify(payload));
+      let resp;
+      try {
+        resp = await fetch(`/api/v1/sheets/${sheetId()}/draft/entries/${encodeURIComponent(player)}/`, {
         method: "PUT",
         headers: {
           "Content-Type": "application/json",
@@ -44,16 +52,20 @@
           "X-Seat-Token": token,
           "X-CSRFToken": csrf(form),
         },
-        body: JSON.stringify({ ...entry(), number }),
-      });
-      const body = await resp.json().catch(() => ({}));
-      form.querySelectorAll(".late-keep").forEach((b) => b.remove());
-      if (resp.ok) {
-        status.textContent = say("✓ Saisie reçue par la table.", "✓ The table has your entry.");
-        form.dataset.number = String(body.number);
+        body: JSON.stringify(payload),
+        });
+      } catch (e) {
+        status.textContent = say("⏳ En attente de réseau : envoyé dès son retour.", "⏳ Waiting for the network: sent as soon as it is back.");
         return;
       }
-      const errors = body.errors || [];
+      const answer = await resp.json().catch(() => ({}));
+      form.querySelectorAll(".late-keep").forEach((b) => b.remove());
+      if (resp.ok || resp.status === 400 || resp.status === 409 || resp.status === 404) localStorage.removeItem(key);
+      if (resp.ok) {
+        status.textContent = say("✓ Saisie reçue par la table.", "✓ The table has your entry.");
+        return;
+      }
+      const errors = answer.errors || [];
       status.textContent = errors.map((e) => e.message).join(" ") || say("Pas de réseau : réessayez.", "No network: try again.");
       const late = errors.find((e) => e.code === "round_saved");
       if (late) {
@@ -69,10 +81,11 @@
 
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      send(Number(form.elements.number.value)).catch(() => {
-        status.textContent = say("Pas de réseau : réessayez.", "No network: try again.");
-      });
+      send(Number(form.elements.number.value));
     });
+    const retry = () => { const p = pending(); if (p) send(p.number, p); };
+    window.addEventListener("online", retry);
+    retry();
   }
 
   // The sheet's phone: when another phone sends an entry, show it; the form is reloaded

@@ -82,3 +82,19 @@ def test_each_player_picks_their_own_cards_and_a_card_picked_twice_is_refused(ne
     draft = Sheet.objects.get(pk=sheet_id).draft
     assert draft["entries"] == {"Léa": {"cards": [{"kind": "red", "value": 7}]}}
     expect(creator.locator("#draft")).to_contain_text("1/2", timeout=4000)
+
+
+def test_a_players_entry_waits_on_the_phone_while_the_network_is_down(new_phone):
+    creator = new_phone()
+    sheet_id = new_sheet(creator, "numking", KING)
+    links = seat_links(creator)
+    phone = new_phone()
+    phone.goto(links["Nina"])
+    phone.context.set_offline(True)
+    phone.locator("input[name^=bid-]").fill("1")
+    phone.locator("#save-entry").click()
+    expect(phone.locator("#seat-status")).to_contain_text("⏳")
+    assert Sheet.objects.get(pk=sheet_id).draft == {}
+    phone.context.set_offline(False)
+    expect(phone.locator("#seat-status")).to_contain_text("✓", timeout=5000)
+    assert Sheet.objects.get(pk=sheet_id).draft["entries"] == {"Nina": {"bid": 1}}
