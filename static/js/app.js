@@ -186,7 +186,9 @@ function roundFromForm(form, game, submitter) {
       const typed = $(`#points-${seat}`, form).value.trim();
       let cards = [];
       try { cards = JSON.parse($(`#cards-${seat}`, form).value || "[]"); } catch (e) { cards = []; }
-      entries[hand.dataset.name] = cards.length || typed === "" ? { cards } : { points: Number(typed) };
+      // Text that is not a number goes as typed: the engine's message then quotes it.
+      const points = Number.isFinite(Number(typed)) ? Number(typed) : typed;
+      entries[hand.dataset.name] = cards.length || typed === "" ? { cards } : { points };
     });
     const round = { entries };
     const declarer = $("input[name=declarer]:checked", form);

@@ -239,7 +239,7 @@ window.NumTable = (() => {
     save.before(box);
     return box;
   }
-  function clearNotice() { qq("#save-notice, .field-error, #js-errors").forEach((el) => el.remove()); qq(".invalid", form).forEach((el) => el.classList.remove("invalid")); }
+  function clearNotice() { qq("#save-notice, .field-error, #form-errors").forEach((el) => el.remove()); qq(".invalid", form).forEach((el) => el.classList.remove("invalid")); }
 
   // The API's errors next to the fields they name (entries.<player>.<field>), all of them on top.
   function showErrors(errors) {
@@ -247,7 +247,7 @@ window.NumTable = (() => {
     const g = game();
     const list = document.createElement("div");
     list.className = "errors";
-    list.id = "js-errors";
+    list.id = "form-errors";
     list.setAttribute("role", "alert");
     const head = document.createElement("p");
     const strong = document.createElement("strong");
@@ -258,9 +258,10 @@ window.NumTable = (() => {
     errors.forEach((e) => {
       const li = document.createElement("li");
       li.dataset.path = e.path;
-      li.textContent = e.message;
-      ul.append(li);
       const name = g.players.filter((n) => e.path === `entries.${n}` || e.path.startsWith(`entries.${n}.`)).sort((a, b) => b.length - a.length)[0];
+      // The list on top names the player when the message does not.
+      li.textContent = name !== undefined && !e.message.includes(name) ? `${name} : ${e.message}` : e.message;
+      ul.append(li);
       if (name === undefined) return;
       const field = e.path.slice(`entries.${name}.`.length).split(/[.[]/)[0];
       const spots = qq("[data-name]", form).filter((el) => el.dataset.name === name);
@@ -373,7 +374,13 @@ window.NumTable = (() => {
         "No network: the change stays on this phone. Save it when the network is back."));
       return;
     }
-    if (resp.ok) { dropDraft(); location.replace(`${data.urls.page}#totals`); return; }
+    if (resp.ok) {
+      dropDraft();
+      // Said on the sheet once it is shown (the page replaces this one: no history entry).
+      try { sessionStorage.setItem("num.flash", t(`Manche ${data.editing} enregistrée.`, `Round ${data.editing} saved.`)); } catch (e) { /* not said */ }
+      location.replace(`${data.urls.page}#totals`);
+      return;
+    }
     const body = await resp.json().catch(() => ({}));
     refused(resp.status, body, readFields());
   }
@@ -711,6 +718,19 @@ window.NumTable = (() => {
     },
     setUpPage(root) {
       data = readData(document);
+      let flash = null;
+      try { flash = sessionStorage.getItem("num.flash"); sessionStorage.removeItem("num.flash"); } catch (e) { flash = null; }
+      const main = q("main", document);
+      if (flash && main) {
+        const ul = document.createElement("ul");
+        ul.className = "messages";
+        ul.setAttribute("role", "status");
+        const li = document.createElement("li");
+        li.className = "success";
+        li.textContent = flash;
+        ul.append(li);
+        main.prepend(ul);
+      }
       if (!q("#round-form", root)) form = null;
       setUpToast(root);
       qq("form.undo, #undo-toast form", root).forEach(sendInPlace);
