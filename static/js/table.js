@@ -559,6 +559,7 @@ window.NumTable = (() => {
     await Outbox.remove(entry.key);
     await closeGap(entry);
     await showOutbox();
+    flush();
   }
 
   // A round refused for a rule error never reached the sheet: the rounds that waited behind it move up one place.
@@ -583,6 +584,7 @@ window.NumTable = (() => {
     const section = q("#entry");
     if (section) section.scrollIntoView({ block: "start" });
     notice(entry.error && entry.error.message ? entry.error.message : t("Manche reprise dans la saisie.", "Round loaded into the entry."));
+    flush();
   }
 
   // ---- sending the outbox --------------------------------------------------------------
