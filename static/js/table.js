@@ -736,6 +736,12 @@ window.NumTable = (() => {
       if (!q("#round-form", root)) form = null;
       setUpToast(root);
       qq("form.undo, #undo-toast form", root).forEach(sendInPlace);
+      // Back/Forward may show a copy kept by the browser from before the last saves: show the sheet as it is.
+      const nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+      if (data && root === document && nav && nav.type === "back_forward" && navigator.onLine) {
+        refresh({ url: location.pathname });
+        return;
+      }
       if (data && !data.editing) {
         showOutbox().then(flush);
         // The in-page engine may come later: then the waiting rounds get their points.
