@@ -153,8 +153,11 @@ def test_it_shows_a_refused_outbox_round_and_lets_the_player_load_it_back_or_dis
     expect(page.locator("tr.pending")).to_have_count(2)
     # Meanwhile another phone adds round 1 through the API.
     status, _ = api(
-        live_server, "POST", f"/api/v1/sheets/{sheet_id}/rounds/",
-        {"number": 1, "entries": {"Léa": {"points": 1}, "Tom": {"points": 1}}}, token,
+        live_server,
+        "POST",
+        f"/api/v1/sheets/{sheet_id}/rounds/",
+        {"number": 1, "entries": {"Léa": {"points": 1}, "Tom": {"points": 1}}},
+        token,
     )
     assert status == 201
 
@@ -183,8 +186,11 @@ def test_it_shows_a_refused_outbox_round_and_lets_the_player_load_it_back_or_dis
     type_points(page, 2, 2)
     submit(page, page.locator("#save-round"))
     status, _ = api(
-        live_server, "POST", f"/api/v1/sheets/{sheet_id}/rounds/",
-        {"number": 4, "entries": {"Léa": {"points": 9}, "Tom": {"points": 9}}}, token,
+        live_server,
+        "POST",
+        f"/api/v1/sheets/{sheet_id}/rounds/",
+        {"number": 4, "entries": {"Léa": {"points": 9}, "Tom": {"points": 9}}},
+        token,
     )
     assert status == 201
     page.context.set_offline(False)

@@ -80,9 +80,11 @@ def test_it_asks_on_the_edit_page_too(client):
 
 
 def test_it_keeps_accepting_empty_rounds_through_the_api():
-    created = Client().post(
-        "/api/v1/sheets/", {"game": "numx", "players": ["A", "B"]}, content_type="application/json"
-    ).json()
+    created = (
+        Client()
+        .post("/api/v1/sheets/", {"game": "numx", "players": ["A", "B"]}, content_type="application/json")
+        .json()
+    )
     r = Client().post(
         f"/api/v1/sheets/{created['id']}/rounds/",
         {"entries": {"A": {"cards": []}, "B": {"cards": []}}},
@@ -293,7 +295,11 @@ def test_it_answers_errors_with_its_own_pages_in_the_users_language():
     page = r.content.decode()
     assert "Un problème est survenu" in page and 'lang="fr"' in page and "css/app.css" in page
     r = client.get("/test/denied/")
-    assert r.status_code == 403 and "Non autorisé" in r.content.decode() and "Num <span>scores</span>" in r.content.decode()
+    assert (
+        r.status_code == 403
+        and "Non autorisé" in r.content.decode()
+        and "Num <span>scores</span>" in r.content.decode()
+    )
     for url in ("/test/missing/", "/no/such/page/"):
         r = client.get(url)
         assert r.status_code == 404 and "Page introuvable" in r.content.decode()
