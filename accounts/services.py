@@ -71,7 +71,9 @@ def standings_recount(*, user_ids, game: str) -> None:
 
 
 def _standing_rows(user_ids: list[int], game: str) -> dict[tuple[int, str], dict]:
-    seats = Player.objects.filter(user_id__in=user_ids, sheet__game=game, sheet__user__isnull=False)
+    seats = Player.objects.filter(
+        user_id__in=user_ids, sheet__game=game, sheet__user__isnull=False, sheet__deleted_at__isnull=True
+    )
     if game != "coop":
         seats = seats.filter(sheet__finished=True)
     lowest_wins = GAMES[game].wins == "lowest"
@@ -127,13 +129,29 @@ def profile_update(*, user, display_name: str, public: bool) -> Profile:
     return profile
 
 
-def sheet_delete(*, sheet: Sheet) -> None:
-    """Delete a sheet with its rounds and seats; standings follow."""
+def sheet_delete(*, sheet: Sheet) -> bool:
+    """Delete a sheet for every reader, restorable for DELETED_SHEET_KEEP; standings follow.
+
+    The rows stay until the purge (scoring/models.py purge_expired) removes them
+    for good once the restore window has passed. Return False if it was deleted already.
+    """
     users = set(sheet.seats.exclude(user=None).values_list("user_id", flat=True))
-    game = sheet.game
     with transaction.atomic():
-        sheet.delete()
-        standings_recount(user_ids=users, game=game)
+        done = Sheet.objects.filter(pk=sheet.pk, deleted_at__isnull=True).update(deleted_at=timezone.now())
+        standings_recount(user_ids=users, game=sheet.game)
+    return bool(done)
+
+
+def sheet_restore(*, sheet: Sheet) -> bool:
+    """Bring back a sheet its owner deleted, if still in the restore window; standings follow.
+
+    Return False when it is no longer restorable (restored already, or past the window).
+    """
+    users = set(sheet.seats.exclude(user=None).values_list("user_id", flat=True))
+    with transaction.atomic():
+        done = Sheet.objects.restorable(sheet.user_id).filter(pk=sheet.pk).update(deleted_at=None)
+        standings_recount(user_ids=users, game=sheet.game)
+    return bool(done)
 
 
 def account_delete(*, user) -> None:
@@ -154,7 +172,7 @@ def account_delete(*, user) -> None:
 def export_rows(user):
     """Yield one row per seat of every sheet the user owns, for CSV."""
     yield ["sheet", "game", "created_at", "finished", "rounds", "seat", "player", "total", "winner"]
-    for sheet in Sheet.objects.filter(user=user).order_by("created_at").prefetch_related("seats"):
+    for sheet in Sheet.objects.alive().filter(user=user).order_by("created_at").prefetch_related("seats"):
         for seat in sheet.seats.all():
             yield [
                 sheet.pk,
@@ -195,7 +213,7 @@ def export_csv(user) -> str:
 
 
 def export_json(user) -> list[dict]:
-    sheets = Sheet.objects.filter(user=user).order_by("created_at").prefetch_related("seats", "rounds")
+    sheets = Sheet.objects.alive().filter(user=user).order_by("created_at").prefetch_related("seats", "rounds")
     return [
         {
             "id": s.pk,

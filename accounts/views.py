@@ -12,7 +12,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -24,14 +24,14 @@ from scoring.api.views import request_lang
 from scoring.games import GAMES
 from scoring.games.coop import reference_rate as coop_reference_rate
 from scoring.lru import VersionedParts, shared_page
-from scoring.models import Player, Sheet
+from scoring.models import Player, Sheet, deleted_keep
 
 BOARD_SIZE = 50
 
 
 @login_required
 def history(request):
-    sheets = Sheet.objects.filter(user=request.user).prefetch_related("seats")
+    sheets = Sheet.objects.alive().filter(user=request.user).prefetch_related("seats")
     game = request.GET.get("game", "")
     state = request.GET.get("state", "")
     if game in GAMES:
@@ -50,16 +50,48 @@ def history(request):
             "game": game,
             "state": state,
             "profile": services.profile_of(request.user),
+            "deleted": Sheet.objects.restorable(request.user).prefetch_related("seats")[:50],
+            "keep_days": deleted_keep().days,
         },
+    )
+
+
+def _sheet_label(sheet: Sheet, lang: str) -> str:
+    """Return how the history names a sheet: its game, its players and when it was started."""
+    when = formats.date_format(timezone.localtime(sheet.created_at), "SHORT_DATETIME_FORMAT")
+    return f"{GAMES[sheet.game].name[lang]} — {', '.join(sheet.players)} ({when})"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sheet_delete(request, sheet_id):
+    """Ask to confirm, naming the sheet (GET); delete it, restorable for a while (POST)."""
+    sheet = get_object_or_404(Sheet.objects.alive(), pk=sheet_id, user=request.user)
+    label = _sheet_label(sheet, request_lang())
+    if request.method == "POST":
+        services.sheet_delete(sheet=sheet)
+        messages.success(
+            request,
+            _("Sheet deleted: %(sheet)s. You can restore it from this page for %(days)d days.")
+            % {"sheet": label, "days": deleted_keep().days},
+        )
+        return redirect("history")
+    return render(
+        request, "accounts/sheet_delete.html", {"sheet": sheet, "label": label, "keep_days": deleted_keep().days}
     )
 
 
 @login_required
 @require_POST
-def sheet_delete(request, sheet_id):
+def sheet_restore(request, sheet_id):
     sheet = get_object_or_404(Sheet, pk=sheet_id, user=request.user)
-    services.sheet_delete(sheet=sheet)
-    messages.success(request, _("Sheet deleted."))
+    label = _sheet_label(sheet, request_lang())
+    if services.sheet_restore(sheet=sheet):
+        messages.success(request, _("Sheet restored: %(sheet)s.") % {"sheet": label})
+    elif sheet.deleted_at is None:
+        messages.info(request, _("This sheet was restored already: %(sheet)s.") % {"sheet": label})
+    else:
+        messages.error(request, _("This sheet can no longer be restored: %(sheet)s.") % {"sheet": label})
     return redirect("history")
 
 
@@ -109,7 +141,7 @@ def account_delete(request):
 @login_required
 @require_POST
 def seat_me(request, sheet_id):
-    sheet = get_object_or_404(Sheet, pk=sheet_id, user=request.user)
+    sheet = get_object_or_404(Sheet.objects.alive(), pk=sheet_id, user=request.user)
     seat = request.POST.get("seat", "")
     if not seat.isdigit() or int(seat) >= len(sheet.players):
         raise Http404
@@ -121,7 +153,7 @@ def seat_me(request, sheet_id):
 @login_required
 @require_http_methods(["GET", "POST"])
 def seat_join(request, sheet_id, seat, token):
-    sheet = Sheet.objects.filter(pk=sheet_id, user__isnull=False).first()
+    sheet = Sheet.objects.alive().filter(pk=sheet_id, user__isnull=False).first()
     if sheet is None or seat >= len(sheet.players) or not services.seat_token_matches(sheet_id, seat, token):
         raise Http404
     if request.method == "POST":
@@ -151,7 +183,7 @@ def player(request, user_id):
     profile = services.profile_of(get_object_or_404(Player.user.field.related_model, pk=user_id))
     if not (viewer.is_authenticated and viewer.pk == user_id) and not profile.public:
         raise Http404
-    seats = Player.objects.filter(user_id=user_id, sheet__user__isnull=False)
+    seats = Player.objects.filter(user_id=user_id, sheet__user__isnull=False, sheet__deleted_at__isnull=True)
     lang = request_lang()
     per_game = []
     for slug, game in GAMES.items():
@@ -305,7 +337,7 @@ def leaderboard(request, slug):
             .values_list("name", "games", "wins", "best", "user_id")[:BOARD_SIZE]
         ]
     elif request.user.is_authenticated:
-        seats = Player.objects.filter(sheet__user=request.user, sheet__game=slug)
+        seats = Player.objects.filter(sheet__user=request.user, sheet__game=slug, sheet__deleted_at__isnull=True)
         if slug != "coop":
             seats = seats.filter(sheet__finished=True)
         if period == "month":

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as accounts_views
 from numapp import views as numapp_views
 from numapp.ratelimit import limit_posts
 from scoring import views
@@ -28,6 +29,10 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("api/v1/", include("scoring.api.urls")),
     path("admin/", admin.site.urls),
+    path("sheets/<str:sheet_id>/restore/", views.round_restore, name="round-restore"),
+    path("me/sheets/<str:sheet_id>/restore/", accounts_views.sheet_restore, name="sheet-restore"),
 ]
 
 handler404 = "numapp.views.not_found"
+handler403 = "numapp.views.forbidden"
+handler500 = "numapp.views.server_error"

@@ -1,10 +1,12 @@
 from django.conf import settings
-from django.http import HttpResponseForbidden, JsonResponse
+from django.http import HttpResponseForbidden, HttpResponseServerError, JsonResponse
+from django.template import loader
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
-from django.views.defaults import page_not_found
+from django.views.defaults import page_not_found, permission_denied
 from rest_framework.renderers import JSONRenderer
 
 from numapp import health
@@ -21,6 +23,36 @@ def not_found(request, exception=None):
         response.renderer_context = {}
         return response.render()
     return page_not_found(request, exception)
+
+
+def _api_error(request, status: int, code: str, message: str):
+    response = error_response([{"path": "", "code": code, "message": message}], status, message)
+    response.accepted_renderer = JSONRenderer()
+    response.accepted_media_type = "application/json"
+    response.renderer_context = {}
+    return response.render()
+
+
+def forbidden(request, exception=None):
+    """Answer 403 in JSON under /api/, as the app's own page (403.html) elsewhere."""
+    if request.path.startswith("/api/"):
+        return _api_error(request, 403, "forbidden", _("Not allowed."))
+    return permission_denied(request, exception)
+
+
+def server_error(request):
+    """Answer 500 with the app's own page, rendered without the request (whatever broke may be in it)."""
+    if request.path.startswith("/api/"):
+        return _api_error(request, 500, "server_error", _("The server could not answer. Try again in a moment."))
+    try:
+        css = static("css/app.css")
+    except Exception:  # a missing static manifest must not hide the page itself
+        css = settings.STATIC_URL + "css/app.css"
+    try:
+        body = loader.get_template("500.html").render({"css": css})
+    except Exception:
+        body = "<!doctype html><title>500</title><h1>Num scores</h1><p>Server error.</p>"
+    return HttpResponseServerError(body)
 
 
 def same_origin(request) -> bool:

@@ -2,6 +2,7 @@
 
 import secrets
 import time
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection, connections, models, reset_queries, transaction
@@ -13,6 +14,15 @@ from scoring.games import GAMES
 
 GAME_CHOICES = [(slug, game.name["fr"]) for slug, game in GAMES.items()]
 
+# How long a sheet its owner deleted can be restored from the history before the
+# purge removes it for good (docs/offline.md).
+DELETED_SHEET_KEEP = timedelta(days=30)
+
+
+def deleted_keep() -> timedelta:
+    """Return how long a deleted sheet stays restorable (setting DELETED_SHEET_KEEP, else 30 days)."""
+    return getattr(settings, "DELETED_SHEET_KEEP", DELETED_SHEET_KEEP)
+
 
 def new_sheet_id() -> str:
     """Return a random, unguessable sheet id (128 bits, URL-safe)."""
@@ -21,42 +31,55 @@ def new_sheet_id() -> str:
 
 class SheetQuerySet(models.QuerySet):
     def alive(self, now=None):
-        """Keep the sheets that still exist for their readers: owned, or not yet expired.
+        """Keep the sheets that still exist for their readers: not deleted, and owned or not yet expired.
 
-        An expired anonymous sheet is gone for everyone at once, whether or not the
-        purge has removed its rows yet.
+        An expired anonymous sheet, like a sheet its owner deleted, is gone for
+        everyone at once, whether or not the purge has removed its rows yet.
         """
         now = now or timezone.now()
-        return self.filter(Q(user__isnull=False) | Q(expires_at__gt=now))
+        return self.filter(Q(user__isnull=False) | Q(expires_at__gt=now), deleted_at__isnull=True)
+
+    def restorable(self, user, now=None):
+        """Keep the sheets `user` deleted that can still be restored, most recently deleted first."""
+        since = (now or timezone.now()) - deleted_keep()
+        return self.filter(user=user, deleted_at__gt=since).order_by("-deleted_at")
 
     def purge_expired(self, *, now=None, batch_size=None) -> int:
-        """Delete anonymous sheets past their expiry, with their rows; return how many.
+        """Delete anonymous sheets past their expiry and sheets deleted past the restore window; return how many.
 
         Batches by primary key, one transaction each, so no lock is held for long
-        and memory stays flat whatever the backlog.
+        and memory stays flat whatever the backlog. Expired anonymous sheets go
+        first, then the deleted ones (each kind in the order of its own index).
         """
         cutoff = now or timezone.now()
         batch_size = batch_size or settings.PURGE_BATCH_SIZE
         # A pause between batches leaves the database to the players' writes.
         pause = settings.PURGE_PAUSE_MS / 1000
-        removed, last = 0, None
-        while True:
-            with transaction.atomic():
-                if connection.vendor == "postgresql":
-                    count, last = purge_batch_postgresql(cutoff, after=last, limit=batch_size)
-                else:
-                    ids = self.expired_ids(cutoff, after=last or "", limit=batch_size)
-                    count, last = (delete_expired_batch(ids, cutoff), ids[-1]) if ids else (0, None)
-                if last is None:
-                    return removed
-                removed += count
-            reset_queries()  # with DEBUG on, Django would keep every batch's SQL
-            if pause:
-                time.sleep(pause)
+        removed = 0
+        for deleted in (False, True):
+            last = None
+            while True:
+                with transaction.atomic():
+                    if connection.vendor == "postgresql":
+                        count, last = purge_batch_postgresql(cutoff, after=last, limit=batch_size, deleted=deleted)
+                    else:
+                        ids = self.expired_ids(cutoff, after=last or "", limit=batch_size, deleted=deleted)
+                        count, last = (delete_expired_batch(ids, cutoff), ids[-1]) if ids else (0, None)
+                    if last is None:
+                        break
+                    removed += count
+                reset_queries()  # with DEBUG on, Django would keep every batch's SQL
+                if pause:
+                    time.sleep(pause)
+        return removed
 
-    def expired_ids(self, cutoff, *, after: str = "", limit: int) -> list[str]:
-        """Return up to `limit` ids of anonymous sheets expired at `cutoff`, after `after`."""
-        candidates = self.filter(user__isnull=True, expires_at__lte=cutoff, pk__gt=after).order_by("pk")
+    def expired_ids(self, cutoff, *, after: str = "", limit: int, deleted: bool = False) -> list[str]:
+        """Return up to `limit` ids of anonymous sheets expired at `cutoff` (or, with `deleted`,
+        of sheets deleted before the restore window), after `after`."""
+        if deleted:
+            candidates = self.filter(deleted_at__lte=cutoff - deleted_keep(), pk__gt=after).order_by("pk")
+        else:
+            candidates = self.filter(user__isnull=True, expires_at__lte=cutoff, pk__gt=after).order_by("pk")
         if connection.features.has_select_for_update_skip_locked:
             # A sheet being claimed right now is locked: leave it to the next run.
             candidates = candidates.select_for_update(skip_locked=True)
@@ -78,8 +101,27 @@ SELECT (SELECT count(*) FROM gone), last.expires_at, last.id
 FROM (SELECT expires_at, id FROM doomed ORDER BY expires_at DESC, id DESC LIMIT 1) AS last
 """
 
+# The same for sheets deleted by their owner before the restore window, over the
+# partial index of deleted sheets (sheet_deleted).
+_PURGE_DELETED_BATCH = """
+WITH doomed AS (
+    SELECT id, deleted_at FROM scoring_sheet
+    WHERE deleted_at <= %(before)s {after}
+    ORDER BY deleted_at, id LIMIT %(limit)s
+    FOR UPDATE SKIP LOCKED
+), gone AS (
+    DELETE FROM scoring_sheet s USING doomed d
+    WHERE s.id = d.id AND s.deleted_at <= %(before)s
+    RETURNING s.id
+)
+SELECT (SELECT count(*) FROM gone), last.deleted_at, last.id
+FROM (SELECT deleted_at, id FROM doomed ORDER BY deleted_at DESC, id DESC LIMIT 1) AS last
+"""
 
-def purge_batch_postgresql(cutoff, *, after: tuple | None, limit: int) -> tuple[int, tuple | None]:
+
+def purge_batch_postgresql(
+    cutoff, *, after: tuple | None, limit: int, deleted: bool = False
+) -> tuple[int, tuple | None]:
     """Delete the next batch of expired anonymous sheets in one statement; return (count, last key).
 
     Batches go in order of expiry, the order sheets were written in, so a batch
@@ -90,9 +132,17 @@ def purge_batch_postgresql(cutoff, *, after: tuple | None, limit: int) -> tuple[
     each batch flushes its own WAL, so a player's commit never has to flush the
     purge's (docs/performance.md). `last` is the (expires_at, id) to continue
     after; None when nothing was left.
+
+    With `deleted`, the batch is of sheets their owner deleted before the restore
+    window (cutoff − DELETED_SHEET_KEEP), in order of deletion; the DELETE re-checks
+    that each is still deleted (a sheet restored meanwhile stays).
     """
-    sql = _PURGE_BATCH.format(after="AND (expires_at, id) > (%(after_at)s, %(after_id)s)" if after else "")
-    params = {"cutoff": cutoff, "limit": limit}
+    if deleted:
+        sql = _PURGE_DELETED_BATCH.format(after="AND (deleted_at, id) > (%(after_at)s, %(after_id)s)" if after else "")
+        params = {"before": cutoff - deleted_keep(), "limit": limit}
+    else:
+        sql = _PURGE_BATCH.format(after="AND (expires_at, id) > (%(after_at)s, %(after_id)s)" if after else "")
+        params = {"cutoff": cutoff, "limit": limit}
     if after:
         params["after_at"], params["after_id"] = after
     with connection.cursor() as cursor:
@@ -102,11 +152,12 @@ def purge_batch_postgresql(cutoff, *, after: tuple | None, limit: int) -> tuple[
 
 
 def delete_expired_batch(ids: list[str], cutoff) -> int:
-    """Delete these sheets if still anonymous and expired, with their rows; return how many.
+    """Delete these sheets if still anonymous and expired (or deleted past the restore window); return how many.
 
     The purge's path on SQLite (PostgreSQL deletes in one statement, see
     purge_batch_postgresql). The DELETE itself re-checks the sheet is anonymous and
-    expired, so a sheet claimed after it was selected is never lost. The children
+    expired, or deleted before cutoff − DELETED_SHEET_KEEP, so a sheet claimed or
+    restored after it was selected is never lost. The children
     go after their sheet in the same transaction (the foreign keys are deferred);
     on PostgreSQL they cascade (migration 0003).
     """
@@ -115,8 +166,8 @@ def delete_expired_batch(ids: list[str], cutoff) -> int:
     with connection.cursor() as cursor:
         cursor.execute(
             f"DELETE FROM {Sheet._meta.db_table} WHERE id IN ({marks}) "
-            "AND user_id IS NULL AND expires_at <= %s RETURNING id",
-            [*ids, cutoff],
+            "AND ((user_id IS NULL AND expires_at <= %s) OR deleted_at <= %s) RETURNING id",
+            [*ids, cutoff, cutoff - deleted_keep()],
         )
         gone = [row[0] for row in cursor.fetchall()]
         if gone and not postgres:
@@ -159,6 +210,9 @@ class Sheet(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # The next round, partly entered by the table's phones: {"entries", "fields", "entered"}.
     draft = models.JSONField(default=dict, blank=True)
+    # Set when the owner deletes the sheet: gone for every reader at once, restorable
+    # from the history for DELETED_SHEET_KEEP, then purged.
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     objects = SheetManager()
 
@@ -168,6 +222,8 @@ class Sheet(models.Model):
             models.Index(fields=["expires_at", "id"], condition=Q(user__isnull=True), name="sheet_anonymous_expiry"),
             models.Index(fields=["user", "-updated_at"]),
             models.Index(fields=["user", "game", "-created_at"], name="sheet_user_game_created"),
+            # The purge's path for deleted sheets, in order of deletion.
+            models.Index(fields=["deleted_at", "id"], condition=Q(deleted_at__isnull=False), name="sheet_deleted"),
         ]
 
     def __str__(self):
@@ -178,7 +234,7 @@ class Sheet(models.Model):
         return GAMES[self.game]
 
 
-_LIVE = "{pk} = %s AND ({user} IS NOT NULL OR {expires_at} > %s)"
+_LIVE = "{pk} = %s AND ({user} IS NOT NULL OR {expires_at} > %s) AND {deleted_at} IS NULL"
 _READ = sql.Select(Sheet, [f.name for f in Sheet._meta.concrete_fields], _LIVE)
 _READ_LOCKED = sql.Select(Sheet, [f.name for f in Sheet._meta.concrete_fields], _LIVE, lock=True)
 

@@ -537,3 +537,24 @@ def sheet_save_to_account(*, sheet: Sheet, user) -> bool:
             version=F("version") + 1,
         )
     )
+
+
+class RestoreRefused(Exception):
+    """A removed round cannot be put back: the sheet moved on since (`already`: it is back already)."""
+
+    def __init__(self, already: bool = False):
+        super().__init__(already)
+        self.already = already
+
+
+def round_restore(*, sheet: Sheet, number: int, data, lang: str = "fr") -> Sheet:
+    """Put a removed round back as round `number`, exactly as it was; refuse if another round took its place.
+
+    It is the same write as adding round `number`: the engine checks the game
+    again, and the expected number refuses the restore once another round was added.
+    """
+    try:
+        return round_add(sheet=sheet, data=data, lang=lang, number=number)
+    except Conflict:
+        datas = round_datas(sheet)
+        raise RestoreRefused(already=len(datas) == number and datas[-1] == data) from None

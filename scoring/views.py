@@ -3,6 +3,7 @@
 import json
 
 from django.contrib import messages
+from django.core import signing
 from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -182,7 +183,9 @@ def board_html(request, context: dict) -> str:
     return BOARDS.get_or_make(key, render_board)
 
 
-def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None, posted=None, editing=None):
+def _sheet_context(
+    request, sheet, role, *, lang, form_errors=(), form_data=None, posted=None, editing=None, question=""
+):
     """Return a sheet page's context; the entry form holds `posted` (a refused round, as sent) or `form_data`."""
     result = services.sheet_result(sheet, lang)
     game = GAMES[sheet.game].describe(lang)
@@ -238,6 +241,7 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
         "game_json": json.dumps(
             {"slug": sheet.game, "players": players, "options": sheet.options, "cards": game["cards"]}
         ),
+        "question": question,
     }
     entry_players = context["entry_players"]
     context["draft_rows"] = services.draft_rows(sheet, entry_players) if next_round and not editing else []
@@ -249,6 +253,8 @@ def _sheet_context(request, sheet, role, *, lang, form_errors=(), form_data=None
             {"name": name, "url": _seat_url(request, sheet, sheet.players.index(name))} for name in entry_players
         ]
     context["board"] = board_html(request, context)
+    if role == EDITOR:
+        context["sheet_data"] = _sheet_data(request, sheet, game, result, lang, editing)
     return context
 
 
@@ -256,6 +262,45 @@ def _seat_url(request, sheet, seat: int) -> str:
     return request.build_absolute_uri(
         reverse("seat-entry", args=[sheet.pk, seat, services.seat_entry_token(sheet.pk, seat)])
     )
+
+
+def _sheet_data(request, sheet, game: dict, result: dict, lang: str, editing: int | None) -> dict:
+    """Return what the page's script needs to keep drafts and score rounds waiting for the network.
+
+    Sent as a JSON data block (`<script type="application/json">`, never run): the
+    stored rounds, so that a round saved offline can be scored on the phone with
+    the rest of the game, and the engine's rule of what an empty round is.
+    """
+    return {
+        "id": sheet.pk,
+        "version": sheet.version,
+        "game": sheet.game,
+        "entry": game["entry"],
+        "players": sheet.players,
+        "options": sheet.options,
+        "rounds": services.round_datas(sheet),
+        "round_count": sheet.round_count,
+        "next_round": result.get("next_round"),
+        "finished": result["finished"],
+        "editing": editing,
+        "empty_rule": sheet.engine.empty_rule(sheet.options),
+        "lang": lang,
+        "urls": {
+            "page": reverse("sheet", args=[sheet.pk]),
+            "rounds": reverse("api-rounds", args=[sheet.pk]),
+            "round": reverse("api-round", args=[sheet.pk, editing]) if editing else "",
+        },
+    }
+
+
+def empty_question(sheet, data: dict) -> str:
+    """Return the question to ask before saving a round with nothing entered, or "" (the engine decides)."""
+    empty = sheet.engine.empty_entries(sheet.players, sheet.options, data)
+    if empty["nobody"]:
+        return _("No cards entered — save anyway?")
+    if empty["players"]:
+        return _("No cards entered for %(names)s — save anyway?") % {"names": ", ".join(empty["players"])}
+    return ""
 
 
 def sheet_page(request, sheet_id):
@@ -268,7 +313,9 @@ def sheet_page(request, sheet_id):
     if token is not None:
         # Whatever the token was, the address bar and the history keep the bare address.
         return redirect("sheet", sheet.pk)
-    return render(request, "scoring/sheet.html", _sheet_context(request, sheet, role, lang=request_lang()))
+    context = _sheet_context(request, sheet, role, lang=request_lang())
+    context["undone"] = _undone(request, sheet)
+    return render(request, "scoring/sheet.html", context)
 
 
 def sheet_watch(request, sheet_id, token):
@@ -383,6 +430,11 @@ def round_add(request, sheet_id):
     lang = request_lang()
     try:
         data = forms.round_data(request.POST, sheet, GAMES[sheet.game].describe(lang))
+        question = "" if request.POST.get("confirm_empty") == "1" else empty_question(sheet, data)
+        if question:
+            # Nothing stored: the page asks first, the same form answers "save anyway".
+            context = _sheet_context(request, sheet, role, lang=lang, posted=request.POST, question=question)
+            return render(request, "scoring/sheet.html", context, status=400)
         number = request.POST.get("number", "")
         services.round_add(sheet=sheet, data=data, lang=lang, number=int(number) if number.isdigit() else None)
     except services.InvalidInput as exc:
@@ -405,10 +457,13 @@ def round_edit(request, sheet_id, number):
     datas = services.round_datas(sheet)
     if not 1 <= number <= len(datas):
         raise Http404
-    data, errors = datas[number - 1], []
+    data, errors, question = datas[number - 1], [], ""
     if request.method == "POST":
         try:
             data = forms.round_data(request.POST, sheet, GAMES[sheet.game].describe(lang))
+            question = "" if request.POST.get("confirm_empty") == "1" else empty_question(sheet, data)
+            if question:
+                raise services.InvalidInput([])
             version = request.POST.get("version", "")
             services.round_edit(
                 sheet=sheet, number=number, data=data, lang=lang, if_version=int(version) if version.isdigit() else None
@@ -421,9 +476,17 @@ def round_edit(request, sheet_id, number):
         else:
             messages.success(request, _("Round %(n)d saved.") % {"n": number})
             return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
-    posted = request.POST if errors else None
+    posted = request.POST if errors or question else None
     context = _sheet_context(
-        request, sheet, role, lang=lang, form_errors=errors, form_data=data, posted=posted, editing=number
+        request,
+        sheet,
+        role,
+        lang=lang,
+        form_errors=errors,
+        form_data=data,
+        posted=posted,
+        editing=number,
+        question=question,
     )
     if sheet.game == "numking":
         context["next_round"] = {
@@ -438,20 +501,70 @@ def round_edit(request, sheet_id, number):
             "tiebreak": context["result"]["rounds"][number - 1].get("tiebreak", False),
         }
     context["entry_players"] = context["next_round"]["players"]
-    return render(request, "scoring/edit.html", context, status=400 if errors else 200)
+    return render(request, "scoring/edit.html", context, status=400 if errors or question else 200)
+
+
+UNDONE_KEY = "undone"
+RESTORE_MAX_AGE = 60 * 60  # the "Restore" button of a removed round works for an hour
+
+
+def _restore_signer(sheet_id: str) -> signing.TimestampSigner:
+    return signing.TimestampSigner(salt=f"numapp.round-restore:{sheet_id}")
+
+
+def _undone(request, sheet) -> dict | None:
+    """Return the round this browser just removed from this sheet, for the toast that offers it back (once)."""
+    undone = request.session.get(UNDONE_KEY)
+    if not undone or undone.get("sheet") != sheet.pk:
+        return None
+    del request.session[UNDONE_KEY]
+    return undone
 
 
 @require_POST
+@limit_posts("round_write")
 def round_undo(request, sheet_id):
+    """Remove the last round without asking; the sheet then offers "Restore" (the round, signed, in the form)."""
     sheet, _role = get_sheet(request, sheet_id, write=True)
-    if sheet.round_count:
+    datas = services.round_datas(sheet)
+    if datas:
+        number, data = len(datas), datas[-1]
         try:
-            services.round_delete(sheet=sheet, number=sheet.round_count, lang=request_lang())
+            services.round_delete(sheet=sheet, number=number, lang=request_lang())
         except (services.InvalidInput, services.RoundNotFound):
             pass
         else:
-            messages.success(request, _("Last round removed."))
-    return redirect("sheet", sheet.pk)
+            token = _restore_signer(sheet.pk).sign_object({"number": number, "data": data}, compress=True)
+            request.session[UNDONE_KEY] = {"sheet": sheet.pk, "number": number, "token": token}
+    return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
+
+
+@require_POST
+@limit_posts("round_write")
+def round_restore(request, sheet_id):
+    """Put back the round the toast offers, with the same entries and number, unless the sheet moved on."""
+    sheet, _role = get_sheet(request, sheet_id, write=True)
+    try:
+        removed = _restore_signer(sheet.pk).unsign_object(request.POST.get("token", ""), max_age=RESTORE_MAX_AGE)
+        number, data = int(removed["number"]), removed["data"]
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        messages.error(request, _("This round can no longer be restored."))
+        return redirect("sheet", sheet.pk)
+    try:
+        services.round_restore(sheet=sheet, number=number, data=data, lang=request_lang())
+    except services.RestoreRefused as exc:
+        if exc.already:
+            messages.info(request, _("Round %(n)d is back already.") % {"n": number})
+        else:
+            messages.error(
+                request,
+                _("Round %(n)d cannot be restored: another round was added since.") % {"n": number},
+            )
+    except services.InvalidInput as exc:
+        messages.error(request, exc.errors[0]["message"])
+    else:
+        messages.success(request, _("Round %(n)d restored.") % {"n": number})
+    return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
 
 
 @require_POST

@@ -168,7 +168,7 @@ def test_it_lets_the_creator_do_everything(world, who):
         assert r.status_code in (200, 201, 302), (who, name, r.status_code, r.content[:200])
     if who == "owner":
         assert client.post(f"/me/sheets/{sheet.pk}/delete/").status_code == 302
-        assert not Sheet.objects.filter(pk=sheet.pk).exists()
+        assert not Sheet.objects.alive().filter(pk=sheet.pk).exists()
 
 
 def test_no_response_leaks_the_edit_token(world):

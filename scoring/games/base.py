@@ -3,6 +3,7 @@
 Plain Python: no Django here, the engines must run anywhere (tests, bench, API).
 """
 
+import json
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -477,6 +478,44 @@ class Game:
         """Return what the next round needs (None once the game is finished)."""
         return self.score(players, options, rounds)["next_round"]
 
+    # -- empty entries -----------------------------------------------------------
+
+    # Whether one player with nothing entered is unusual enough to be named when
+    # the pages ask before saving (a hand of cards is never empty in Num-X; in the
+    # malus game the player who went out has none).
+    lone_empty_unusual = True
+
+    def empty_rule(self, options):
+        """Return what "nothing entered" means in a round of this game, as data a client can apply.
+
+        ``scope`` is "entries" (each player's entry) or "round" (the round's own
+        fields); ``blank`` maps each field to the values that mean it was left
+        empty (a missing field counts as null); something is empty when all its
+        fields are blank. ``named`` tells whether a single empty player is named.
+        """
+        return {"scope": "entries", "blank": {"cards": [[], None], "points": [None]}, "named": self.lone_empty_unusual}
+
+    def empty_entries(self, players, options, rnd):
+        """Return who entered nothing in ``rnd``: {"nobody": bool, "players": [names to name]}.
+
+        ``nobody`` is true when nothing at all was entered; ``players`` lists the
+        players left empty where that is unusual (see ``empty_rule``). The engine
+        still scores such a round: asking is the pages' choice.
+        """
+        rule = self.empty_rule(options if isinstance(options, dict) else {})
+        if not isinstance(rnd, dict):
+            return {"nobody": False, "players": []}
+        if rule["scope"] == "round":
+            return {"nobody": _is_blank(rnd, rule["blank"]), "players": []}
+        entries = rnd.get("entries")
+        if not isinstance(entries, dict) or not entries:
+            return {"nobody": False, "players": []}
+        order = [p for p in players if p in entries] if isinstance(players, list) else list(entries)
+        empty = [name for name in order if isinstance(entries[name], dict) and _is_blank(entries[name], rule["blank"])]
+        if len(empty) == len(entries):
+            return {"nobody": True, "players": []}
+        return {"nobody": False, "players": empty if rule["named"] else []}
+
     def _score(self, players, opts, rounds, lang, problems):
         raise NotImplementedError
 
@@ -511,6 +550,11 @@ class Game:
             "finished": finished,
             "next_round": next_round,
         }
+
+
+def _is_blank(obj, blank):
+    """Tell whether every field of ``obj`` named in ``blank`` holds one of its blank values (JSON equality)."""
+    return all(json.dumps(obj.get(f)) in {json.dumps(v) for v in values} for f, values in blank.items())
 
 
 def next_round(number, players, cards=None, tiebreak=False):

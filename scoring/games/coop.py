@@ -68,6 +68,14 @@ class Coop(Game):
     wins = "coop"
     entry = "coop"
     draft_fields = ("placed",)
+    lone_empty_unusual = False  # in Adversaire a player may place nothing
+
+    def empty_rule(self, options):
+        """Return "nothing entered": no card placed by the table (Coopératif) or by anyone (Adversaire)."""
+        if options.get("mode") == "adversaire":
+            return {"scope": "entries", "blank": {"placed": [0, None], "eliminated": [False, None]}, "named": False}
+        return {"scope": "round", "blank": {"placed": [0, None]}, "named": False}
+
     modes: ClassVar[dict] = MODES
     options_spec = (
         Option(

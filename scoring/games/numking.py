@@ -72,6 +72,12 @@ class NumKing(Game):
     wins = "highest"
     entry = "bid_tricks"
     draft_fields = ("cards",)
+    lone_empty_unusual = False  # bidding 0 and taking nothing is part of the game
+
+    def empty_rule(self, options):
+        """Return "nothing entered" for Num King: every bid and every trick left at 0."""
+        return {"scope": "entries", "blank": {"bid": [0, None], "tricks": [0, None]}, "named": False}
+
     modes: ClassVar[dict] = MODES
     options_spec = (
         Option("mode", "choice", {"fr": "Mode de jeu", "en": "Game mode"}, "classic", MODES),

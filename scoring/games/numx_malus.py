@@ -82,6 +82,7 @@ class NumXMalus(Game):
     max_players = 8
     wins = "lowest"
     entry = "cards"
+    lone_empty_unusual = False  # the player who went out has no cards left
     modes: ClassVar[dict] = MODES
     options_spec = (
         Option(

@@ -45,6 +45,8 @@ const cardLabel = (c) => (c.kind in COLOURS ? `${c.value} ${COLOUR_NAMES[c.kind]
 
 function setUpPicker(form) {
   const game = JSON.parse(form.dataset.game);
+  // Anything that changes the picks tells the form (the draft keeps them as typed).
+  const changed = () => form.dispatchEvent(new Event("picked", { bubbles: true }));
   const hands = $$("fieldset.hand", form);
   const state = new Map();
   hands.forEach((hand) => {
@@ -99,6 +101,10 @@ function setUpPicker(form) {
     schedule();
   }
   function render() {
+    renderPicks();
+    changed();
+  }
+  function renderPicks() {
     const taken = used();
     hands.forEach((hand) => {
       const seat = hand.dataset.seat;
@@ -126,16 +132,7 @@ function setUpPicker(form) {
   let timer = null;
   function schedule() { clearTimeout(timer); timer = setTimeout(preview, 250); }
   async function preview() {
-    const entries = {};
-    hands.forEach((hand) => {
-      const seat = hand.dataset.seat;
-      const typed = $(`#points-${seat}`).value.trim();
-      const s = state.get(seat);
-      entries[hand.dataset.name] = s.cards.length || typed === "" ? { cards: s.cards } : { points: Number(typed) };
-    });
-    const round = { entries };
-    const declarer = $("input[name=declarer]:checked", form);
-    if (declarer && declarer.value !== "") round.declarer = game.players[Number(declarer.value)];
+    const round = roundFromForm(form, game);
     const players = hands.length === game.players.length ? game.players : hands.map((h) => h.dataset.name);
     try {
       const resp = await fetch(`/api/v1/games/${game.slug}/score/`, {
@@ -159,8 +156,65 @@ function setUpPicker(form) {
     } catch (e) { /* offline: the server checks the round when it is saved */ }
   }
   $$("input[name=declarer]", form).forEach((r) => r.addEventListener("change", schedule));
-  render();
+  renderPicks();
   if (hands.some((h) => state.get(h.dataset.seat).cards.length)) schedule();
+  // Read the picks again from the form's fields (a draft restored, the entry cleared).
+  return {
+    reload() {
+      hands.forEach((hand) => {
+        let cards = [];
+        try { cards = JSON.parse($(`#cards-${hand.dataset.seat}`).value || "[]"); } catch (e) { cards = []; }
+        state.get(hand.dataset.seat).cards = Array.isArray(cards) ? cards : [];
+        hand.classList.remove("invalid");
+        $(".live", hand).textContent = "";
+      });
+      renderPicks();
+      schedule();
+    },
+  };
+}
+
+// The round the entry form describes, as the API and the engine take it (the server's
+// scoring/forms.py round_data reads the same fields for the plain form post).
+function roundFromForm(form, game, submitter) {
+  const hands = $$("fieldset.hand", form).filter((h) => !h.hidden);
+  const num = (el) => (el && el.value.trim() !== "" ? Number(el.value) : null);
+  if (hands.length) {
+    const entries = {};
+    hands.forEach((hand) => {
+      const seat = hand.dataset.seat;
+      const typed = $(`#points-${seat}`, form).value.trim();
+      let cards = [];
+      try { cards = JSON.parse($(`#cards-${seat}`, form).value || "[]"); } catch (e) { cards = []; }
+      // Text that is not a number goes as typed: the engine's message then quotes it.
+      const points = Number.isFinite(Number(typed)) ? Number(typed) : typed;
+      entries[hand.dataset.name] = cards.length || typed === "" ? { cards } : { points };
+    });
+    const round = { entries };
+    const declarer = $("input[name=declarer]:checked", form);
+    if (declarer && declarer.value !== "") round.declarer = game.players[Number(declarer.value)];
+    return round;
+  }
+  if ($(".bidtricks", form)) {
+    const entries = {};
+    game.players.forEach((name, seat) => {
+      entries[name] = { bid: num($(`#bid-${seat}`, form)) ?? 0, tricks: num($(`#tricks-${seat}`, form)) ?? 0 };
+    });
+    const round = { entries };
+    const cards = num($("input[name=cards]", form));
+    if (cards !== null) round.cards = cards;
+    return round;
+  }
+  if ($("input[name^='placed-']", form)) {
+    const entries = {};
+    game.players.forEach((name, seat) => {
+      entries[name] = { placed: num($(`#placed-${seat}`, form)) ?? 0, eliminated: $(`input[name=eliminated-${seat}]`, form).checked };
+    });
+    return { entries };
+  }
+  let placed = num($("#placed", form));
+  if (submitter && submitter.name === "won") placed = num($("input[name=deck]", form)) || placed;
+  return { placed };
 }
 
 // A preview scores this round alone: drop options that only make sense across rounds.
@@ -170,7 +224,7 @@ function previewOptions(game, players) {
   return options;
 }
 
-// +/− steppers and the Num King tricks check.
+// +/− steppers and the Num King tricks check (cards dealt unknown: no check).
 function setUpSteppers(root) {
   $$(".stepper", root).forEach((st) => {
     const input = $("input", st);
@@ -183,13 +237,13 @@ function setUpSteppers(root) {
   });
   const box = $(".bidtricks", root);
   if (!box) return;
-  const cards = Number(box.dataset.cards);
   const sum = (sel) => $$(sel, box).reduce((acc, i) => acc + Number(i.value || 0), 0);
   const update = () => {
+    const cards = box.dataset.cards === "" ? Infinity : Number(box.dataset.cards);
     const bids = sum(".bids input");
     const tricks = sum(".tricks input");
     $("#bid-sum").textContent = say(`total ${bids}`, `total ${bids}`);
-    $("#tricks-sum").textContent = `${tricks} / ${cards}`;
+    $("#tricks-sum").textContent = cards === Infinity ? String(tricks) : `${tricks} / ${cards}`;
     const over = tricks > cards;
     $("#tricks-hint").textContent = over
       ? say(`Les plis pris (${tricks}) dépassent les cartes distribuées (${cards}).`, `Tricks taken (${tricks}) exceed the cards dealt (${cards}).`)
@@ -220,17 +274,29 @@ function setUpWatch(root) {
   setTimeout(poll, 2000);
 }
 
-document.addEventListener("DOMContentLoaded", () => {
-  const newSheet = $("#new-sheet");
+// What a page's main part needs once it is shown (on load, and after it was swapped
+// for a fresh copy of the sheet).
+function setUpMain(root) {
+  const newSheet = $("#new-sheet", root);
   if (newSheet) setUpNewSheet(newSheet);
-  const roundForm = $("#round-form");
+  const roundForm = $("#round-form", root);
   if (roundForm) {
-    if ($("fieldset.hand", roundForm)) setUpPicker(roundForm);
+    // Drafts are restored into the fields before the picker reads them (table.js).
+    const table = window.NumTable ? window.NumTable.beforeForm(roundForm) : null;
+    const picker = $("fieldset.hand", roundForm) ? setUpPicker(roundForm) : null;
     setUpSteppers(roundForm);
+    if (table) table.afterForm(picker);
   }
-  const watch = $("#watch");
+  const watch = $("#watch", root);
   if (watch) setUpWatch(watch);
-  $$(".share-url").forEach((i) => i.addEventListener("focus", () => i.select()));
+  $$(".share-url", root).forEach((i) => i.addEventListener("focus", () => i.select()));
+  if (window.NumTable) window.NumTable.setUpPage(root);
+}
+
+document.documentElement.classList.add("js");
+
+document.addEventListener("DOMContentLoaded", () => {
+  setUpMain(document);
   // A tap outside an open detail pop-up closes it.
   document.addEventListener("click", (ev) => {
     $$("details.cell[open]").forEach((d) => { if (!d.contains(ev.target)) d.open = false; });

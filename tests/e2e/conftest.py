@@ -137,3 +137,28 @@ def totals(page) -> list[int]:
 def round_count(page) -> int:
     """Return how many rounds the score table shows."""
     return page.locator("table.scores tbody tr:has(details.cell)").count()
+
+
+_MARK = """() => { window.__before = {
+  main: document.querySelector('main'), errors: document.querySelector('#form-errors'),
+  pending: document.querySelectorAll('tr.pending').length }; }"""
+_ANSWERED = """() => { const b = window.__before || {}; const errors = document.querySelector('#form-errors');
+  return b.main !== document.querySelector('main') || (errors && errors !== b.errors)
+    || document.querySelector('#save-notice, #empty-question') !== null
+    || document.querySelectorAll('tr.pending').length !== b.pending; }"""
+
+
+def submit(page, target, *, navigates: bool = False, key: str = ""):
+    """Click a save button (or press Enter in `target`) and wait for the page's answer.
+
+    Rounds are saved by the page's script (no navigation): the answer is the sheet
+    shown afresh, the errors, a notice, the empty-round question or a pending row.
+    """
+    if navigates:
+        with page.expect_navigation():
+            target.click()
+        page.wait_for_load_state()
+        return
+    page.evaluate(_MARK)
+    target.press(key) if key else target.click()
+    page.wait_for_function(_ANSWERED)

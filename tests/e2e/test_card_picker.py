@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Sheet
-from tests.e2e.conftest import new_sheet, round_count, shot, totals
+from tests.e2e.conftest import new_sheet, round_count, shot, submit, totals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -81,8 +81,7 @@ def test_numx_round_with_the_picker(phone):
     shot(page, "numx-picker-error")
 
     # ...and the server refuses the round, in French, storing nothing.
-    page.locator("#save-round").click()
-    page.wait_for_load_state()
+    submit(page, page.locator("#save-round"))
     errors = page.locator("#form-errors")
     expect(errors).to_be_visible()
     expect(errors).to_contain_text("Vérifiez :")
@@ -101,7 +100,7 @@ def test_numx_round_with_the_picker(phone):
         sasha_chips.last.click()
     assert chips(page, "Sasha") == ["9", "9"]
     expect(sasha.locator("output.live")).to_have_text("= 0 pts")
-    page.locator("#save-round").click()
+    submit(page, page.locator("#save-round"))
     page.wait_for_url(re.compile(rf"/sheets/{sheet_id}/(#totals)?$"))
     assert totals(page) == [14, 0]
     assert round_count(page) == 1
@@ -134,7 +133,7 @@ def test_numwin_failed_declaration_adds_20(phone):
     expect(hand(page, "Bo").locator("output.live")).to_have_text("= 7 pts")
     shot(page, "numwin-declared")
 
-    page.locator("#save-round").click()
+    submit(page, page.locator("#save-round"))
     page.wait_for_url(re.compile(rf"/sheets/{sheet_id}/(#totals)?$"))
     assert totals(page) == [39, 7, 12]
     expect(page.locator("p.leader")).to_have_text("En tête : Bo")

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import new_sheet, shot, totals
+from tests.e2e.conftest import new_sheet, shot, submit, totals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -91,8 +91,7 @@ def test_numking_four_players_to_the_end(phone):
         expect(page.locator("#bid-sum")).to_have_text(f"total {sum(bids)}")
         expect(page.locator("#tricks-sum")).to_have_text(f"{sum(tricks)} / {k}")
         expect(save).to_be_enabled()
-        save.click()
-        page.wait_for_load_state()
+        submit(page, save)
 
         want, bonuses = expected_after(k)
         if k < len(PLAN):

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from scoring import services
 from scoring.models import Round, Sheet
-from tests.e2e.conftest import new_sheet, shot, totals
+from tests.e2e.conftest import new_sheet, shot, submit, totals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 KING = ["Léa", "Marc", "Nina"]
@@ -52,8 +52,8 @@ def test_four_phones_play_a_num_king_round_bids_first(new_phone):
     expect(creator.locator("#draft")).to_contain_text("3/3", timeout=4000)
     expect(creator.locator("#tricks-0")).to_have_value("1")
     shot(phones["Léa"], "table-player-phone")
-    creator.locator("#save-round").click()
-    creator.wait_for_url(f"**/sheets/{sheet_id}/**")
+    submit(creator, creator.locator("#save-round"))
+    expect(creator.locator("table.scores tbody tr")).to_have_count(1)
     stored = Round.objects.get(sheet_id=sheet_id).data
     assert {n: e["bid"] for n, e in stored["entries"].items()} == bids
     assert {n: e["tricks"] for n, e in stored["entries"].items()} == tricks

@@ -162,7 +162,8 @@ def test_it_lets_an_owner_delete_a_sheet_but_not_a_stranger():
     assert stranger.post(f"/me/sheets/{sheet.pk}/delete/").status_code == 404
     assert Sheet.objects.filter(pk=sheet.pk).exists()
     assert client.post(f"/me/sheets/{sheet.pk}/delete/").status_code == 302
-    assert not Sheet.objects.filter(pk=sheet.pk).exists()
+    assert not Sheet.objects.alive().filter(pk=sheet.pk).exists()  # gone for readers, restorable a while
+    assert client.get(f"/sheets/{sheet.pk}/").status_code == 404
 
 
 def test_it_shows_the_coop_win_rate_beside_the_rule_book():

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0005_anonymous_expiry_index'),
+        ('scoring', '0006_sheet_deleted_at'),
     ]
 
     operations = [
