@@ -59,9 +59,10 @@ window.NumTable = (() => {
 
   function writeFields(values) {
     fields().forEach((el) => {
+      if (!(el.name in values)) return;
       if (el.type === "radio") el.checked = values[el.name] === el.value;
       else if (el.type === "checkbox") el.checked = Boolean(values[el.name]);
-      else if (el.name in values) el.value = values[el.name];
+      else el.value = values[el.name];
     });
     if (picker) picker.reload();
     const box = q(".bidtricks", form);
@@ -118,8 +119,11 @@ window.NumTable = (() => {
       draftState("");
       return;
     }
-    // The Idempotency-Key is made when the draft starts: a retry of the same round is one round.
-    storeDraft({ fields: now, key: (old && old.key) || newKey(), base: draftBase(), saved_at: Date.now() });
+    // Only what was typed here is kept: the rest of the form follows the server (the round
+    // in progress that other phones fill in). The Idempotency-Key is made when the draft
+    // starts: a retry of the same round is one round.
+    const typed = Object.fromEntries(Object.entries(now).filter(([name, value]) => !same(value, initial[name])));
+    storeDraft({ fields: typed, key: (old && old.key) || newKey(), base: draftBase(), saved_at: Date.now() });
     draftState(t("Saisie gardée sur ce téléphone", "Entry kept on this phone"));
   }
 
@@ -552,7 +556,7 @@ window.NumTable = (() => {
       qq("fieldset.hand", form).forEach((hand) => { hand.hidden = !nextRound.players.includes(hand.dataset.name); });
     }
     const d = loadDraft(number);
-    writeFields(d ? d.fields : initial);
+    writeFields(d ? { ...initial, ...d.fields } : initial);
     clearNotice();
     unask();
   }
@@ -693,9 +697,10 @@ window.NumTable = (() => {
       const d = loadDraft();
       if (d && !same(d.fields, initial)) {
         fields().forEach((el) => {
+          if (!(el.name in d.fields)) return;
           if (el.type === "radio") el.checked = d.fields[el.name] === el.value;
           else if (el.type === "checkbox") el.checked = Boolean(d.fields[el.name]);
-          else if (el.name in d.fields) el.value = d.fields[el.name];
+          else el.value = d.fields[el.name];
         });
       }
       return {

@@ -98,3 +98,21 @@ def test_a_players_entry_waits_on_the_phone_while_the_network_is_down(new_phone)
     phone.context.set_offline(False)
     expect(phone.locator("#seat-status")).to_contain_text("✓", timeout=5000)
     assert Sheet.objects.get(pk=sheet_id).draft["entries"] == {"Nina": {"bid": 1}}
+
+
+def test_the_sheets_phone_keeps_what_it_typed_and_takes_the_other_phones_entries(new_phone):
+    creator = new_phone()
+    sheet_id = new_sheet(creator, "numking", KING)
+    links = seat_links(creator)
+    creator.locator("#bid-0").fill("1")  # typed on the sheet's phone, kept as its draft
+    marc = new_phone()
+    marc.goto(links["Marc"])
+    send(marc, "bid", 1)
+    news = creator.locator("#draft-news button")
+    expect(news).to_be_visible(timeout=4000)  # something is being typed here: no reload by itself
+    expect(creator.locator("#bid-0")).to_have_value("1")
+    news.click()
+    expect(creator.locator("#draft li", has_text="Marc")).to_contain_text("1")
+    expect(creator.locator("#bid-0")).to_have_value("1")  # what this phone typed survived
+    expect(creator.locator("#bid-1")).to_have_value("1")  # and Marc's phone's bid came in
+    assert Sheet.objects.get(pk=sheet_id).draft["entries"] == {"Marc": {"bid": 1}}
