@@ -61,6 +61,7 @@
       const answer = await resp.json().catch(() => ({}));
       form.querySelectorAll(".late-keep").forEach((b) => b.remove());
       if (resp.ok || resp.status === 400 || resp.status === 409 || resp.status === 404) localStorage.removeItem(key);
+      status.classList.toggle("error", !resp.ok);
       if (resp.ok) {
         status.textContent = say("✓ Saisie reçue par la table.", "✓ The table has your entry.");
         return;
