@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import seat_token
+from numapp.parsing import parse_int
 from numapp.ratelimit import limit_posts
 from scoring import access, forms, services
 from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
@@ -97,9 +98,7 @@ def sheet_new(request, slug):
         players = services.clean_players([n for n in names if n.strip()])
         try:
             options = forms.sheet_options(request.POST, game)
-            teams = (
-                forms.sheet_teams(request.POST, [n for n in names if n.strip()]) if "teams" in game["options"] else None
-            )
+            teams = forms.sheet_teams(request.POST, names) if "teams" in game["options"] else None
             if teams:
                 options["teams"] = teams
             user = request.user if request.user.is_authenticated else None
@@ -285,8 +284,9 @@ def round_add(request, sheet_id):
     lang = request_lang()
     try:
         data = forms.round_data(request.POST, sheet, GAMES[sheet.game].describe(lang))
-        number = request.POST.get("number", "")
-        services.round_add(sheet=sheet, data=data, lang=lang, number=int(number) if number.isdigit() else None)
+        # The round the page meant to add; without a readable one, the round is added at the end.
+        number = parse_int(request.POST.get("number", ""))
+        services.round_add(sheet=sheet, data=data, lang=lang, number=number)
     except services.InvalidInput as exc:
         context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, posted=request.POST)
         return render(request, "scoring/sheet.html", context, status=400)
@@ -311,10 +311,8 @@ def round_edit(request, sheet_id, number):
     if request.method == "POST":
         try:
             data = forms.round_data(request.POST, sheet, GAMES[sheet.game].describe(lang))
-            version = request.POST.get("version", "")
-            services.round_edit(
-                sheet=sheet, number=number, data=data, lang=lang, if_version=int(version) if version.isdigit() else None
-            )
+            version = parse_int(request.POST.get("version", ""))
+            services.round_edit(sheet=sheet, number=number, data=data, lang=lang, if_version=version)
         except services.InvalidInput as exc:
             errors = exc.errors
         except services.VersionMismatch:
@@ -361,9 +359,14 @@ def round_undo(request, sheet_id):
 def rematch(request, sheet_id):
     sheet, _role = get_sheet(request, sheet_id, write=True)
     user = request.user if request.user.is_authenticated else None
-    created = services.sheet_rematch(
-        sheet=sheet, owner_key="" if user else owner_key(request, create=True), user=user, lang=request_lang()
-    )
+    try:
+        created = services.sheet_rematch(
+            sheet=sheet, owner_key="" if user else owner_key(request, create=True), user=user, lang=request_lang()
+        )
+    except services.InvalidInput as exc:  # a name an older rule let through: the new sheet needs it retyped
+        for error in exc.errors:
+            messages.error(request, error["message"])
+        return redirect("sheet", sheet.pk)
     return redirect("sheet", created.sheet.pk)
 
 
