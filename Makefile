@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint format bench-engine bench bench-purge bench-leaderboard messages clean
+.PHONY: install run test fuzz lint format bench-engine bench bench-purge bench-leaderboard messages clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,12 @@ run: install
 
 test: install
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+# Property tests with new random examples (tests/fuzzing.py): FUZZ_EXAMPLES per test (1000),
+# FUZZ_SEED=<n> to replay a run; what fails is kept in var/hypothesis/ and tried first next time.
+fuzz: install
+	FUZZ=1 $(BIN)/python -m pytest -q tests/api/test_fuzz_schema.py tests/games tests/test_sheet_state_machine.py tests/test_parsing.py \
+		$(if $(FUZZ_SEED),--hypothesis-seed=$(FUZZ_SEED)) $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -1,7 +1,6 @@
 """Account use cases: standings, seats, profile, export, deletion."""
 
 import csv
-import hmac
 import io
 
 from django.contrib.auth import get_user_model
@@ -11,7 +10,9 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from accounts.models import Profile, Standing
+from numapp.parsing import same_token
 from scoring.games import GAMES
+from scoring.games.names import clean_name
 from scoring.models import Player, Sheet
 
 ALL = "all"
@@ -104,7 +105,7 @@ def seat_token(sheet_id: str, seat: int) -> str:
 
 
 def seat_token_matches(sheet_id: str, seat: int, token: str) -> bool:
-    return bool(token) and hmac.compare_digest(seat_token(sheet_id, seat), token)
+    return same_token(seat_token(sheet_id, seat), token)
 
 
 def seat_attach(*, sheet: Sheet, seat: int, user) -> Player:
@@ -120,9 +121,13 @@ def seat_attach(*, sheet: Sheet, seat: int, user) -> Player:
 
 
 def profile_update(*, user, display_name: str, public: bool) -> Profile:
-    """Save the public name and the opt-in; the user's standings follow at once."""
+    """Save the public name and the opt-in; the user's standings follow at once.
+
+    The name follows the names rule (scoring/games/names.py): NameRefused otherwise;
+    a blank name clears it.
+    """
     profile = profile_of(user)
-    profile.display_name = display_name.strip()[:40]
+    profile.display_name = clean_name(display_name) if display_name.strip() else ""
     profile.public = public and bool(profile.display_name)
     profile.save()
     Standing.objects.filter(user=user).update(public=profile.public, name=profile.display_name)

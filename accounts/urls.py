@@ -1,6 +1,7 @@
 from django.urls import path
 
 from accounts import views
+from numapp import converters  # noqa: F401 (registers <sheet:…>, <token:…>, <num:…>)
 
 urlpatterns = [
     path("me/", views.history, name="history"),
@@ -8,10 +9,10 @@ urlpatterns = [
     path("me/export.json", views.export, {"fmt": "json"}, name="export-json"),
     path("me/profile/", views.profile, name="profile"),
     path("me/delete/", views.account_delete, name="account-delete"),
-    path("me/sheets/<str:sheet_id>/delete/", views.sheet_delete, name="sheet-delete"),
-    path("me/sheets/<str:sheet_id>/seat/", views.seat_me, name="seat-me"),
-    path("me/sheets/<str:sheet_id>/save/", views.save_to_account, name="save-to-account"),
-    path("seat/<str:sheet_id>/<int:seat>/<str:token>/", views.seat_join, name="seat-join"),
-    path("players/<int:user_id>/", views.player, name="player"),
+    path("me/sheets/<sheet:sheet_id>/delete/", views.sheet_delete, name="sheet-delete"),
+    path("me/sheets/<sheet:sheet_id>/seat/", views.seat_me, name="seat-me"),
+    path("me/sheets/<sheet:sheet_id>/save/", views.save_to_account, name="save-to-account"),
+    path("seat/<sheet:sheet_id>/<num:seat>/<token:token>/", views.seat_join, name="seat-join"),
+    path("players/<num:user_id>/", views.player, name="player"),
     path("leaderboards/<str:slug>/", views.leaderboard, name="leaderboard"),
 ]

@@ -19,10 +19,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services
 from accounts.models import Standing
+from numapp.parsing import parse_int
 from scoring.access import EDITOR, get_sheet
 from scoring.api.views import request_lang
 from scoring.games import GAMES
 from scoring.games.coop import reference_rate as coop_reference_rate
+from scoring.games.names import NameRefused
 from scoring.lru import VersionedParts, shared_page
 from scoring.models import Player, Sheet, deleted_keep
 
@@ -107,18 +109,29 @@ def export(request, fmt):
     return response
 
 
+def _profile_name_message(exc: NameRefused) -> str:
+    """Return why the public name is refused, naming the field."""
+    if exc.code == "control":
+        return _("Public name “%(name)s”: it holds an invisible or control character (%(char)s); remove it.") % {
+            "name": exc.params["name"],
+            "char": exc.params["char"],
+        }
+    return _("The public name is at most 40 characters.")
+
+
 @login_required
 @require_POST
 def profile(request):
-    name = request.POST.get("display_name", "").strip()
+    name = request.POST.get("display_name", "")
     public = request.POST.get("public") == "on"
-    if public and not name:
+    if public and not name.strip():
         messages.error(request, _("Choose a public name to appear on the leaderboards."))
         return redirect("history")
-    if len(name) > 40:
-        messages.error(request, _("The public name is at most 40 characters."))
+    try:
+        services.profile_update(user=request.user, display_name=name, public=public)
+    except NameRefused as exc:
+        messages.error(request, _profile_name_message(exc))
         return redirect("history")
-    services.profile_update(user=request.user, display_name=name, public=public)
     messages.success(request, _("Profile saved."))
     return redirect("history")
 
@@ -142,10 +155,10 @@ def account_delete(request):
 @require_POST
 def seat_me(request, sheet_id):
     sheet = get_object_or_404(Sheet.objects.alive(), pk=sheet_id, user=request.user)
-    seat = request.POST.get("seat", "")
-    if not seat.isdigit() or int(seat) >= len(sheet.players):
+    seat = parse_int(request.POST.get("seat", ""))
+    if seat is None or seat >= len(sheet.players):
         raise Http404
-    services.seat_attach(sheet=sheet, seat=int(seat), user=request.user)
+    services.seat_attach(sheet=sheet, seat=seat, user=request.user)
     messages.success(request, _("Seat saved: this game now counts in your stats."))
     return redirect("sheet", sheet.pk)
 

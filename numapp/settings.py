@@ -184,7 +184,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSON parser with limits: depth ≤ 32, no NUL or lone surrogate (scoring/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["scoring.api.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "scoring.api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
@@ -205,6 +206,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The path converters of numapp/converters.py, described as they match.
+    "PATH_CONVERTER_OVERRIDES": {
+        "sheet": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
+        "token": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
+        "num": {"type": "integer", "minimum": 0, "maximum": 999999999},
+    },
 }
 
 # Anonymous sheets live this long; the purge runs this often.
@@ -254,6 +261,7 @@ CSRF_COOKIE_SECURE = not DEBUG
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
+SESSION_ENGINE = "numapp.sessions"  # database sessions that ignore malformed cookies
 X_FRAME_OPTIONS = "DENY"
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as accounts_views
+from numapp import converters  # noqa: F401 (registers <sheet:…>, <token:…>, <num:…>)
 from numapp import views as numapp_views
 from numapp.ratelimit import limit_posts
 from scoring import views
@@ -14,14 +15,14 @@ urlpatterns = [
     path("new/<str:slug>/", views.sheet_new, name="sheet-new"),
     path("rules/<str:slug>/", views.rules, name="rules"),
     path("sheets/", views.my_sheets, name="my-sheets"),
-    path("sheets/<str:sheet_id>/", views.sheet_page, name="sheet"),
-    path("sheets/<str:sheet_id>/rounds/", views.round_add, name="round-add"),
-    path("sheets/<str:sheet_id>/rounds/<int:number>/edit/", views.round_edit, name="round-edit"),
-    path("sheets/<str:sheet_id>/undo/", views.round_undo, name="round-undo"),
-    path("sheets/<str:sheet_id>/draft/", views.draft_save, name="draft-save"),
-    path("sheets/<str:sheet_id>/rematch/", views.rematch, name="rematch"),
-    path("w/<str:sheet_id>/<str:token>/", views.sheet_watch, name="sheet-watch"),
-    path("p/<str:sheet_id>/<int:seat>/<str:token>/", views.seat_entry, name="seat-entry"),
+    path("sheets/<sheet:sheet_id>/", views.sheet_page, name="sheet"),
+    path("sheets/<sheet:sheet_id>/rounds/", views.round_add, name="round-add"),
+    path("sheets/<sheet:sheet_id>/rounds/<num:number>/edit/", views.round_edit, name="round-edit"),
+    path("sheets/<sheet:sheet_id>/undo/", views.round_undo, name="round-undo"),
+    path("sheets/<sheet:sheet_id>/draft/", views.draft_save, name="draft-save"),
+    path("sheets/<sheet:sheet_id>/rematch/", views.rematch, name="rematch"),
+    path("w/<sheet:sheet_id>/<token:token>/", views.sheet_watch, name="sheet-watch"),
+    path("p/<sheet:sheet_id>/<num:seat>/<token:token>/", views.seat_entry, name="seat-entry"),
     path("healthz", numapp_views.healthz, name="healthz"),
     path("readyz", numapp_views.readyz, name="readyz"),
     path("i18n/setlang/", numapp_views.set_language, name="set_language"),
@@ -29,8 +30,8 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("api/v1/", include("scoring.api.urls")),
     path("admin/", admin.site.urls),
-    path("sheets/<str:sheet_id>/restore/", views.round_restore, name="round-restore"),
-    path("me/sheets/<str:sheet_id>/restore/", accounts_views.sheet_restore, name="sheet-restore"),
+    path("sheets/<sheet:sheet_id>/restore/", views.round_restore, name="round-restore"),
+    path("me/sheets/<sheet:sheet_id>/restore/", accounts_views.sheet_restore, name="sheet-restore"),
 ]
 
 handler404 = "numapp.views.not_found"

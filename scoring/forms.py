@@ -8,26 +8,27 @@ import json
 
 from django.utils.translation import gettext as _
 
+from numapp.parsing import JSONRefused, load_json, looks_like_int, parse_int
+from scoring.games import names
 from scoring.services import InvalidInput
 
 
 def _int(value: str, path: str, label: str):
+    """Return the whole number typed in a field (None when empty); refuse anything else, naming the field."""
     value = (value or "").strip()
     if value == "":
         return None
-    try:
-        return int(value)
-    except ValueError:
-        raise InvalidInput(
-            [
-                {
-                    "path": path,
-                    "code": "not_a_number",
-                    "message": _("%(label)s: “%(value)s” is not a whole number.")
-                    % {"label": label, "value": value[:20]},
-                }
-            ]
-        ) from None
+    number = parse_int(value, signed=True)
+    if number is not None:
+        return number
+    if looks_like_int(value):
+        message = _("%(label)s: “%(value)s” is too large.")
+        code = "too_large"
+    else:
+        message = _("%(label)s: “%(value)s” is not a whole number.")
+        code = "not_a_number"
+    shown = value if len(value) <= 20 else value[:19] + "…"
+    raise InvalidInput([{"path": path, "code": code, "message": message % {"label": label, "value": shown}}])
 
 
 def sheet_options(post, game: dict) -> dict:
@@ -47,13 +48,17 @@ def sheet_options(post, game: dict) -> dict:
     return options
 
 
-def sheet_teams(post, players: list[str]) -> dict | None:
-    """Return {"team": [players]} from the per-seat team fields, or None without teams."""
+def sheet_teams(post, typed: list[str]) -> dict | None:
+    """Return {"team": [players]} from the per-seat team fields, or None without teams.
+
+    `typed` holds the name fields as sent, blank rows included, so that seat n is
+    the row of `team-n`; names and teams are tidied like the players (names rule).
+    """
     teams: dict[str, list[str]] = {}
-    for seat, name in enumerate(players):
-        team = (post.get(f"team-{seat}") or "").strip()
-        if team:
-            teams.setdefault(team, []).append(name)
+    for seat, name in enumerate(typed):
+        team = post.get(f"team-{seat}") or ""
+        if name.strip() and team.strip():
+            teams.setdefault(names.tidy(team), []).append(names.tidy(name))
     return teams or None
 
 
@@ -73,7 +78,8 @@ def round_data(post, sheet, game: dict) -> dict:
             return {"entries": entries}
         placed = _int(post.get("placed"), "placed", _("Cards placed"))
         if post.get("won"):
-            placed = int(post.get("deck") or 0) or placed
+            # "won" places the whole deck, whose size the page sends along.
+            placed = parse_int(post.get("deck")) or placed
         return {"placed": placed}
     if entry == "bid_tricks":
         entries = {}
@@ -95,8 +101,8 @@ def round_data(post, sheet, game: dict) -> dict:
         cards = []
         if raw_cards:
             try:
-                cards = json.loads(raw_cards)
-            except ValueError:
+                cards = load_json(raw_cards)
+            except JSONRefused:
                 raise InvalidInput(
                     [
                         {
@@ -112,8 +118,8 @@ def round_data(post, sheet, game: dict) -> dict:
             entries[name] = {"cards": cards}
     data = {"entries": entries}
     if sheet.game == "numwin":
-        declarer = post.get("declarer", "")
-        data["declarer"] = players[int(declarer)] if declarer.isdigit() and int(declarer) < len(players) else None
+        seat = parse_int(post.get("declarer", ""))
+        data["declarer"] = players[seat] if seat is not None and seat < len(players) else None
     return data
 
 

@@ -231,7 +231,8 @@ class Sheet(models.Model):
 
     @property
     def engine(self):
-        return GAMES[self.game]
+        """Return the game's engine for this stored sheet (its names taken as kept, see Game.score)."""
+        return GAMES[self.game].kept()
 
 
 _LIVE = "{pk} = %s AND ({user} IS NOT NULL OR {expires_at} > %s) AND {deleted_at} IS NULL"

@@ -7,7 +7,6 @@ store, and keep each seat's total equal to what the engine computes.
 import hashlib
 import hmac
 import json
-import re
 import secrets
 from dataclasses import dataclass
 
@@ -20,8 +19,9 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from rest_framework.utils.encoders import JSONEncoder
 
+from numapp.parsing import same_token
 from scoring import sql
-from scoring.games import GAMES
+from scoring.games import GAMES, names
 from scoring.games.base import ScoringError
 from scoring.lru import VersionedParts
 from scoring.models import IdempotentRequest, Player, Round, Sheet
@@ -89,7 +89,7 @@ def share_token(sheet_id: str) -> str:
 
 
 def share_token_matches(sheet_id: str, token: str) -> bool:
-    return bool(token) and hmac.compare_digest(share_token(sheet_id), token)
+    return same_token(share_token(sheet_id), token)  # any text from a header or a query string: never raises
 
 
 def seat_entry_token(sheet_id: str, seat: int) -> str:
@@ -124,14 +124,11 @@ def _error(path: str, code: str, message: str) -> InvalidInput:
     return InvalidInput([{"path": path, "code": code, "message": message}])
 
 
-_SPACES = re.compile(r"\s+")
-
-
 def clean_players(players) -> list:
-    """Return player names stripped and with inner spaces folded (non-strings untouched)."""
+    """Return the player names cleaned by the names rule; names it refuses stay as sent, for the engine to name."""
     if not isinstance(players, list):
         return players
-    return [_SPACES.sub(" ", p).strip() if isinstance(p, str) else p for p in players]
+    return [names.tidy(p) for p in players]
 
 
 def score(game: str, players, options, rounds, lang: str) -> dict:
@@ -210,6 +207,7 @@ def sheet_create(*, game: str, players, options, owner_key: str = "", user=None,
             shown = game if isinstance(game, str) else json.dumps(game)[:40]
             raise _error("game", "unknown_game", _("Unknown game: %(game)s.") % {"game": shown})
     players = clean_players(players)
+    options = names.tidy_teams(options)
     engine = GAMES[game]
     try:
         result = engine.score(players, options if options is not None else {}, [], lang)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import seat_token
+from numapp.parsing import parse_int
 from numapp.ratelimit import limit_posts
 from scoring import access, forms, services
 from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
@@ -92,9 +93,7 @@ def sheet_new(request, slug):
         players = services.clean_players([n for n in names if n.strip()])
         try:
             options = forms.sheet_options(request.POST, game)
-            teams = (
-                forms.sheet_teams(request.POST, [n for n in names if n.strip()]) if "teams" in game["options"] else None
-            )
+            teams = forms.sheet_teams(request.POST, names) if "teams" in game["options"] else None
             if teams:
                 options["teams"] = teams
             user = request.user if request.user.is_authenticated else None
@@ -358,7 +357,7 @@ def seat_entry(request, sheet_id, seat, token):
         try:
             entry = forms.seat_entry(request.POST, sheet, GAMES[sheet.game].describe(lang), seat)
             services.draft_entry_put(
-                sheet=sheet, player=name, entry=entry, lang=lang, number=int(number) if number.isdigit() else None
+                sheet=sheet, player=name, entry=entry, lang=lang, number=parse_int(number)
             )
         except services.InvalidInput as exc:
             errors = exc.errors
@@ -411,7 +410,7 @@ def draft_save(request, sheet_id):
                 k: v for k, v in forms.round_data(request.POST, sheet, game).items() if k in sheet.engine.draft_fields
             }
             services.draft_put(
-                sheet=sheet, entries=entries, fields=fields, lang=lang, number=int(number) if number.isdigit() else None
+                sheet=sheet, entries=entries, fields=fields, lang=lang, number=parse_int(number)
             )
     except services.InvalidInput as exc:
         context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, posted=request.POST)
@@ -435,8 +434,9 @@ def round_add(request, sheet_id):
             # Nothing stored: the page asks first, the same form answers "save anyway".
             context = _sheet_context(request, sheet, role, lang=lang, posted=request.POST, question=question)
             return render(request, "scoring/sheet.html", context, status=400)
-        number = request.POST.get("number", "")
-        services.round_add(sheet=sheet, data=data, lang=lang, number=int(number) if number.isdigit() else None)
+        # The round the page meant to add; without a readable one, the round is added at the end.
+        number = parse_int(request.POST.get("number", ""))
+        services.round_add(sheet=sheet, data=data, lang=lang, number=number)
     except services.InvalidInput as exc:
         context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, posted=request.POST)
         return render(request, "scoring/sheet.html", context, status=400)
@@ -464,10 +464,8 @@ def round_edit(request, sheet_id, number):
             question = "" if request.POST.get("confirm_empty") == "1" else empty_question(sheet, data)
             if question:
                 raise services.InvalidInput([])
-            version = request.POST.get("version", "")
-            services.round_edit(
-                sheet=sheet, number=number, data=data, lang=lang, if_version=int(version) if version.isdigit() else None
-            )
+            version = parse_int(request.POST.get("version", ""))
+            services.round_edit(sheet=sheet, number=number, data=data, lang=lang, if_version=version)
         except services.InvalidInput as exc:
             errors = exc.errors
         except services.VersionMismatch:
@@ -572,9 +570,14 @@ def round_restore(request, sheet_id):
 def rematch(request, sheet_id):
     sheet, _role = get_sheet(request, sheet_id, write=True)
     user = request.user if request.user.is_authenticated else None
-    created = services.sheet_rematch(
-        sheet=sheet, owner_key="" if user else owner_key(request, create=True), user=user, lang=request_lang()
-    )
+    try:
+        created = services.sheet_rematch(
+            sheet=sheet, owner_key="" if user else owner_key(request, create=True), user=user, lang=request_lang()
+        )
+    except services.InvalidInput as exc:  # a name an older rule let through: the new sheet needs it retyped
+        for error in exc.errors:
+            messages.error(request, error["message"])
+        return redirect("sheet", sheet.pk)
     return redirect("sheet", created.sheet.pk)
 
 

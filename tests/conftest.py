@@ -1,5 +1,23 @@
+from pathlib import Path
+
 import pytest
 from django.core.cache import cache
+from hypothesis import settings as hypothesis_settings
+from hypothesis.configuration import set_hypothesis_home_dir
+from hypothesis.database import DirectoryBasedExampleDatabase
+
+from tests.fuzzing import FUZZ
+
+# Hypothesis keeps its files in var/ (ignored by git), never in the working tree.
+HYPOTHESIS_HOME = Path(__file__).resolve().parent.parent / "var" / "hypothesis"
+set_hypothesis_home_dir(HYPOTHESIS_HOME)
+# make test: the same examples on every run, so a run never fails by chance (tests/fuzzing.py).
+hypothesis_settings.register_profile("numapp", derandomize=True, database=None, deadline=None, print_blob=True)
+# make fuzz: new examples each run; what failed is kept and tried first next time.
+hypothesis_settings.register_profile(
+    "fuzz", database=DirectoryBasedExampleDatabase(HYPOTHESIS_HOME / "examples"), deadline=None, print_blob=True
+)
+hypothesis_settings.load_profile("fuzz" if FUZZ else "numapp")
 
 
 @pytest.fixture(autouse=True)

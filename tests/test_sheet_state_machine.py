@@ -7,6 +7,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from scoring import services
 from scoring.models import Player, Round
+from tests.fuzzing import examples
 
 PLAYERS = ["Elya", "Sasha", "Mendy"]
 FIXED_ROUNDS = 5
@@ -69,6 +70,6 @@ class SheetMachine(RuleBasedStateMachine):
 
 
 SheetMachine.TestCase.settings = settings(
-    max_examples=25, stateful_step_count=12, deadline=None, suppress_health_check=list(HealthCheck)
+    max_examples=examples(25), stateful_step_count=12, deadline=None, suppress_health_check=list(HealthCheck)
 )
 test_sheet_machine = pytest.mark.django_db(SheetMachine.TestCase)

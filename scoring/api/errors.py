@@ -6,12 +6,26 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from scoring.api.parsers import BodyRefused
+
 
 def error_response(errors: list[dict], http_status: int = status.HTTP_400_BAD_REQUEST, detail: str = "") -> Response:
     """Return the API's error response."""
     if not detail:
         detail = errors[0]["message"] if len(errors) == 1 else _("%(n)d problems in the request.") % {"n": len(errors)}
     return Response({"detail": detail, "errors": errors}, status=http_status)
+
+
+def refused_error(refused) -> dict:
+    """Return the error item for a JSON body the parser refused (too deep, or a character never allowed)."""
+    if refused.code == "too_deep":
+        message = _("The request body nests arrays and objects more than %(max)d levels deep.") % refused.params
+        return {"path": "", "code": "too_deep", "message": message}
+    message = _("%(path)s: the text holds a character that is never allowed (%(char)s, a NUL or a lone surrogate).") % {
+        "path": refused.path or _("the body"),
+        "char": refused.params["char"],
+    }
+    return {"path": refused.path, "code": "invalid_character", "message": message}
 
 
 def exception_handler(exc, context):
@@ -24,6 +38,8 @@ def exception_handler(exc, context):
     if isinstance(exc, exceptions.NotFound):
         message = _("Not found.")
         code = "not_found"
+    elif isinstance(exc, BodyRefused) and exc.refused.code != "invalid":
+        return error_response([refused_error(exc.refused)])
     elif isinstance(exc, exceptions.ParseError):
         message = _("The request body is not valid JSON.")
         code = "parse_error"

@@ -6,6 +6,14 @@ messages); these serializers document the shapes.
 
 from rest_framework import serializers
 
+NAMES_RULE = (
+    "Each name is 1 to 40 characters as sent and still 1 to 40 once cleaned (Unicode NFC, every run of spaces "
+    "made one space, ends trimmed). A name may not hold a control, format or surrogate character (NUL, C1 "
+    "controls, zero-width spaces, bidi overrides…), except the zero-width joiner inside an emoji. Two names "
+    "equal once cleaned, ignoring case and compatibility forms, are the same player: refused. "
+    "A sheet keeps the cleaned names; the scoring endpoint answers with the names as sent."
+)
+
 
 class CardSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
@@ -36,7 +44,7 @@ class RoundSerializer(serializers.Serializer):
 
 
 class ScoreRequestSerializer(serializers.Serializer):
-    players = serializers.ListField(child=serializers.CharField(max_length=40))
+    players = serializers.ListField(child=serializers.CharField(max_length=40), help_text=NAMES_RULE)
     options = serializers.DictField(required=False, allow_null=True, help_text="null counts as no option.")
     rounds = RoundSerializer(many=True, required=False, allow_null=True, help_text="Absent or null: no round yet.")
 
@@ -96,7 +104,7 @@ class GameSerializer(serializers.Serializer):
 
 class SheetCreateSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=["numx", "numx-malus", "numwin", "numking", "coop"])
-    players = serializers.ListField(child=serializers.CharField(max_length=40))
+    players = serializers.ListField(child=serializers.CharField(max_length=40), help_text=NAMES_RULE)
     options = serializers.DictField(required=False, allow_null=True, help_text="null counts as no option.")
 
 

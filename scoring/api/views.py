@@ -11,6 +11,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from numapp.parsing import is_printable_ascii, parse_int
 from scoring import services
 from scoring.access import EDITOR, csrf_failure, get_sheet, my_sheets, owner_key, seat_of
 from scoring.api import serializers as s
@@ -97,6 +98,24 @@ SHARE_TOKEN = OpenApiParameter(
     description="The share link's token: read only.",
 )
 
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description=(
+        'The version the write is meant for: the sheet\'s ETag (`"3"`; `W/"3"` and `3` too). '
+        "Another version: 412. `*` or no header: any version. Anything else: 400."
+    ),
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Any key of yours for this write (e.g. a UUID): 1 to 100 printable ASCII characters.",
+)
+
 
 def request_lang() -> str:
     """Return the request's language as "fr" or "en"."""
@@ -111,13 +130,25 @@ def _body(request) -> dict | Response:
     return request.data
 
 
+class BadIfMatch(Exception):
+    """The If-Match header is not one version of the sheet (docs/api.md)."""
+
+
 def _if_match(request) -> int | None:
-    """Return the version an If-Match header names ("3" or "W/\"3\""), if any."""
+    """Return the version an If-Match header names ("3", "\"3\"" or "W/\"3\""), None without one or for "*".
+
+    Raise BadIfMatch for anything else: it can never be a version of the sheet.
+    """
     raw = request.headers.get("If-Match", "").strip()
     if not raw or raw == "*":
         return None
-    raw = raw.removeprefix("W/").strip('"')
-    return int(raw) if raw.isdigit() else -1
+    tag = raw.removeprefix("W/")
+    if len(tag) >= 2 and tag[0] == tag[-1] == '"':
+        tag = tag[1:-1]
+    version = parse_int(tag) if tag == tag.strip() else None
+    if version is None:
+        raise BadIfMatch()
+    return version
 
 
 def sheet_payload(request, sheet: Sheet, role: str, *, lang: str, edit_token: str = "") -> dict:
@@ -325,7 +356,12 @@ def _write(request, sheet_id, action):
     if csrf_failure(request):
         return _csrf_refused()
     try:
-        result = action(sheet, request_lang(), _if_match(request))
+        version = _if_match(request)
+    except BadIfMatch:
+        message = _('If-Match: send the ETag the sheet came with (its version, e.g. "3").')
+        return error_response([{"path": "If-Match", "code": "invalid", "message": message}])
+    try:
+        result = action(sheet, request_lang(), version)
         if isinstance(result, Response):
             return result
         sheet, code = result
@@ -381,8 +417,8 @@ class RoundListView(APIView):
         ),
         parameters=[
             EDIT_TOKEN,
-            OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
-            OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
+            IDEMPOTENCY_KEY,
+            IF_MATCH,
         ],
         request=s.RoundSerializer,
         responses={
@@ -399,6 +435,9 @@ class RoundListView(APIView):
         key = request.headers.get("Idempotency-Key", "").strip()
         if len(key) > 100:
             message = _("The Idempotency-Key is at most 100 characters.")
+            return error_response([{"path": "Idempotency-Key", "code": "invalid", "message": message}])
+        if not is_printable_ascii(key):  # it is stored and looked up: no NUL, nothing PostgreSQL refuses
+            message = _("The Idempotency-Key is made of printable ASCII characters (letters, digits, - _ …).")
             return error_response([{"path": "Idempotency-Key", "code": "invalid", "message": message}])
 
         body = request.data
@@ -449,7 +488,7 @@ class RoundDetailView(APIView):
         summary="Replace a round",
         request=s.RoundSerializer,
         responses={200: s.SheetSerializer, 400: s.ErrorSerializer, 404: s.ErrorSerializer, 412: s.ErrorSerializer},
-        parameters=[EDIT_TOKEN, OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False)],
+        parameters=[EDIT_TOKEN, IF_MATCH],
     )
     def put(self, request, sheet_id, number):
         def edit(sheet, lang, version):
@@ -462,7 +501,7 @@ class RoundDetailView(APIView):
     @extend_schema(
         summary="Remove a round (later rounds move up)",
         responses={200: s.SheetSerializer, 400: s.ErrorSerializer, 404: s.ErrorSerializer, 412: s.ErrorSerializer},
-        parameters=[EDIT_TOKEN, OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False)],
+        parameters=[EDIT_TOKEN, IF_MATCH],
     )
     def delete(self, request, sheet_id, number):
         def remove(sheet, lang, version):
@@ -478,7 +517,7 @@ class RematchView(APIView):
     @extend_schema(
         summary="Start a new sheet with the same players and options",
         request=None,
-        responses={201: s.SheetSerializer, 404: s.ErrorSerializer},
+        responses={201: s.SheetSerializer, 400: s.ErrorSerializer, 404: s.ErrorSerializer},
         parameters=[EDIT_TOKEN],
     )
     def post(self, request, sheet_id):
@@ -487,7 +526,10 @@ class RematchView(APIView):
             return _csrf_refused()
         user = request.user if request.user.is_authenticated else None
         key = owner_key(request, create=True) if request.COOKIES and not user else ""
-        created = services.sheet_rematch(sheet=sheet, owner_key=key, user=user, lang=request_lang())
+        try:
+            created = services.sheet_rematch(sheet=sheet, owner_key=key, user=user, lang=request_lang())
+        except services.InvalidInput as exc:  # a name an older rule let through
+            return error_response(exc.errors)
         return _sheet_response(
             request, created.sheet, EDITOR, code=status.HTTP_201_CREATED, edit_token=created.edit_token
         )

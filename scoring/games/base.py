@@ -7,9 +7,10 @@ import json
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from . import names as _names
 from .i18n import pick, t
+from .names import MAX_NAME, NameRefused, clean_name, name_key, names_are_kept
 
-MAX_NAME = 40
 MAX_ROUNDS = 500  # bounds the work of one request; no real sheet comes close
 TYPED_MIN, TYPED_MAX = -1000, 1000
 
@@ -120,9 +121,36 @@ def check_fields(obj, path, allowed, problems):
             problems.add(f"{path}.{shown(key)}", "field_unknown", name=shown(key))
 
 
-def name_key(name):
-    """Return the key under which two names are the same (case-insensitive, trimmed)."""
-    return name.strip().casefold()
+# NameRefused codes → the engine's message codes, for players and for teams.
+_PLAYER_NAME_CODES = {"control": "player_name_control", "long": "player_name_long"}
+_TEAM_NAME_CODES = {"control": "team_name_control"}
+
+
+def check_name(name, path, problems, *, team=False):
+    """Return the name cleaned by the names rule (scoring/games/names.py), or record why not and return None.
+
+    A stored sheet's names (``names_are_kept``) were checked when it was made: they
+    only need to be non-empty text, compared as they are.
+    """
+    try:
+        if names_are_kept():
+            if not isinstance(name, str) or not name.strip():
+                raise NameRefused("type")
+            return name
+        return clean_name(name)
+    except NameRefused as exc:
+        if team:
+            code = _TEAM_NAME_CODES.get(exc.code, "team_name_invalid")
+            problems.add(path, code, **{"name": shown(name), "max": MAX_NAME, **exc.params})
+        else:
+            code = _PLAYER_NAME_CODES.get(exc.code, "player_name_invalid")
+            problems.add(path, code, **{"name": shown(name), **exc.params})
+        return None
+
+
+def _same_name_key(cleaned):
+    """Return the key duplicates are found by: the names rule's, or a kept name as it is."""
+    return cleaned if names_are_kept() else name_key(cleaned)
 
 
 def check_players(players, lo, hi, problems):
@@ -134,20 +162,11 @@ def check_players(players, lo, hi, problems):
     seen = set()
     for i, name in enumerate(players):
         path = f"players[{i}]"
-        if not isinstance(name, str) or not name.strip():
-            problems.add(path, "player_name_invalid", name=shown(name))
+        cleaned = check_name(name, path, problems)
+        if cleaned is None:
             ok = False
             continue
-        if len(name) > MAX_NAME:
-            problems.add(
-                path,
-                "player_name_long",
-                name=shown(name),
-                length=len(name),
-                max=MAX_NAME,
-            )
-            ok = False
-        key = name_key(name)
+        key = _same_name_key(cleaned)
         if key in seen:
             problems.add(path, "player_duplicate", name=name)
             ok = False
@@ -174,12 +193,12 @@ def check_teams(players, raw, problems, size=None, min_size=2, count=None):
     seen_names = set()
     for team, members in raw.items():
         tpath = f"{path}.{shown(team)}"
-        if not isinstance(team, str) or not team.strip() or len(team) > MAX_NAME:
-            problems.add(tpath, "team_name_invalid", name=shown(team), max=MAX_NAME)
+        cleaned = check_name(team, tpath, problems, team=True)
+        if cleaned is None:
             continue
-        if name_key(team) in seen_names:
+        if _same_name_key(cleaned) in seen_names:
             problems.add(tpath, "team_duplicate", name=team)
-        seen_names.add(name_key(team))
+        seen_names.add(_same_name_key(cleaned))
         if not isinstance(members, list):
             problems.add(tpath, "teams_type")
             continue
@@ -404,8 +423,21 @@ class Game:
 
     # -- scoring ---------------------------------------------------------------
 
-    def score(self, players, options, rounds, lang="fr"):
-        """Validate and score a whole game; return the result dict or raise ScoringError."""
+    def score(self, players, options, rounds, lang="fr", *, kept_names=False):
+        """Validate and score a whole game; return the result dict or raise ScoringError.
+
+        ``kept_names``: the players and teams are a stored sheet's, checked by the names
+        rule when it was made (an older rule may have let through a name today's
+        refuses): the sheet stays readable.
+        """
+        with _names.kept_names(kept_names):
+            return self._validate_and_score(players, options, rounds, lang)
+
+    def kept(self):
+        """Return this engine for a stored sheet: its score() takes the names as kept."""
+        return KeptNames(self)
+
+    def _validate_and_score(self, players, options, rounds, lang):
         problems = Problems()
         players = check_players(players, self.min_players, self.max_players, problems)
         opts = self._options(players, options, problems)
@@ -555,6 +587,20 @@ class Game:
 def _is_blank(obj, blank):
     """Tell whether every field of ``obj`` named in ``blank`` holds one of its blank values (JSON equality)."""
     return all(json.dumps(obj.get(f)) in {json.dumps(v) for v in values} for f, values in blank.items())
+
+
+class KeptNames:
+    """A game engine for a stored sheet: the same engine, scoring with ``kept_names=True``."""
+
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, attr):
+        return getattr(self._game, attr)
+
+    def score(self, players, options, rounds, lang="fr"):
+        """Score a stored sheet's game (see Game.score)."""
+        return self._game.score(players, options, rounds, lang, kept_names=True)
 
 
 def next_round(number, players, cards=None, tiebreak=False):

@@ -83,6 +83,10 @@ MESSAGES = {
         "fr": "Nom trop long : {name} ({length} caractères, au plus {max}).",
         "en": "Name too long: {name} ({length} characters, at most {max}).",
     },
+    "player_name_control": {
+        "fr": "Nom de joueur « {name} » : il contient un caractère invisible ou de contrôle ({char}) ; retirez-le.",
+        "en": "Player name “{name}”: it holds an invisible or control character ({char}); remove it.",
+    },
     "player_duplicate": {
         "fr": "Joueur en double : {name}.",
         "en": "Player listed twice: {name}.",
@@ -127,6 +131,10 @@ MESSAGES = {
     "team_name_invalid": {
         "fr": "Nom d'équipe invalide : {name} (texte non vide de {max} caractères au plus).",
         "en": "Invalid team name: {name} (non-empty text of at most {max} characters).",
+    },
+    "team_name_control": {
+        "fr": "Nom d'équipe « {name} » : il contient un caractère invisible ou de contrôle ({char}) ; retirez-le.",
+        "en": "Team name “{name}”: it holds an invisible or control character ({char}); remove it.",
     },
     "team_duplicate": {
         "fr": "Équipe en double : {name}.",

@@ -10,6 +10,7 @@ from scoring.games import GAMES, ScoringError
 from scoring.games.base import Issue
 from scoring.games.cards import Card, CardSubject, Deck
 from scoring.games.i18n import MESSAGES, t
+from tests.fuzzing import examples
 
 
 def test_it_registers_the_games_in_catalogue_order():
@@ -186,7 +187,7 @@ OPTIONS = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.sampled_from(list(GAMES)),
     PLAYERS,

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from scoring.games import GAMES, ScoringError
 from scoring.games.coop import deck_size, reference_rate
+from tests.fuzzing import examples
 
 GAME = GAMES["coop"]
 
@@ -135,7 +136,7 @@ def test_it_refuses_bad_adversaire_entries():
     assert "A, B" in found["rounds[1]"]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(2, 5), st.lists(st.integers(0, 96), max_size=20))
 def test_it_counts_wins_and_best(players, placed):
     deck = deck_size(players)

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from scoring.games import GAMES, ScoringError
 from scoring.games.numking import round_points, schedule, streak_bonus
+from tests.fuzzing import examples
 
 GAME = GAMES["numking"]
 FOUR = ["Elya", "Sasha", "Mendy", "Luka"]
@@ -232,7 +233,7 @@ def test_it_refuses_rounds_after_the_last():
     assert [e.path for e in err.errors] == ["rounds"]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.data())
 def test_it_totals_rounds_plus_bonus(data):
     n = data.draw(st.integers(2, 6))

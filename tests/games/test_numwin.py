@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from scoring.games import GAMES, ScoringError
 from scoring.games.cards import Card
 from scoring.games.numwin import hand_points
+from tests.fuzzing import examples
 
 GAME = GAMES["numwin"]
 EMOJI = {"🔴": "red", "🔵": "blue", "🟢": "green", "🟡": "yellow", "🌈": "rainbow", "🌑": "shadow"}
@@ -218,7 +219,7 @@ HANDS = st.lists(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(HANDS, st.randoms(use_true_random=False))
 def test_it_ignores_card_order(cards, rnd):
     shuffled = list(cards)
@@ -228,7 +229,7 @@ def test_it_ignores_card_order(cards, rnd):
     assert points == sum(d["points"] for d in details)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.permutations(["A", "B", "C"]), st.lists(st.integers(-10, 60), min_size=3, max_size=3))
 def test_it_ignores_player_order(order, points):
     rnd = typed(dict(zip(["A", "B", "C"], points)), declarer="B")

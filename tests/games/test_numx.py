@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from scoring.games import GAMES, ScoringError
 from scoring.games.cards import Card
 from scoring.games.numx import score_family, score_full
+from tests.fuzzing import examples
 
 GAME = GAMES["numx"]
 EMOJI = {"🔴": "red", "🔵": "blue", "🟢": "green", "🟡": "yellow", "🌈": "rainbow", "🌑": "shadow"}
@@ -370,7 +371,7 @@ EXTRAS = st.lists(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(HANDS, st.randoms(use_true_random=False))
 def test_it_ignores_card_order(cards, rnd):
     shuffled = list(cards)
@@ -379,14 +380,14 @@ def test_it_ignores_card_order(cards, rnd):
     assert score_family(cards, True) == score_family(shuffled, True)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(HANDS, EXTRAS)
 def test_it_gives_non_numeric_cards_no_effect(cards, extras):
     assert score_full(cards + extras)[0] == score_full(cards)[0]
     assert score_family(cards + extras)[0] == score_family(cards)[0]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(HANDS)
 def test_it_explains_every_point(cards):
     points, details = score_full(cards)
@@ -394,7 +395,7 @@ def test_it_explains_every_point(cards):
     assert sorted(id(c) for item in details for c in item["cards"]) == sorted(id(c.raw) for c in cards)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(HANDS, st.integers(0, 30))
 def test_it_scores_a_team_as_the_union(cards, cut):
     left = [c.raw for c in cards[:cut]]
@@ -406,7 +407,7 @@ def test_it_scores_a_team_as_the_union(cards, cut):
     assert result["teams"]["AB"]["total"] == score_full(cards)[0]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.permutations(["Elya", "Sasha", "Mendy"]), HANDS)
 def test_it_ignores_player_order(order, cards):
     thirds = [cards[0::3], cards[1::3], cards[2::3]]

@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.games import GAMES, ScoringError
+from tests.fuzzing import examples
 
 GAME = GAMES["numx-malus"]
 PLAYERS = ["Elya", "Sasha", "Mendy"]
@@ -128,7 +129,7 @@ def test_it_refuses_unknown_scoring():
     assert "fancy" in err.messages("en")[0]["message"]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.lists(
         st.tuples(st.sampled_from(["red", "blue", "green", "yellow", "rainbow", "shadow"]), st.integers(0, 16)),

@@ -130,3 +130,12 @@ def test_it_lets_each_player_pick_their_own_cards_and_refuses_a_card_twice():
     sheet.refresh_from_db()
     assert sheet.draft["entries"] == {"Léa": {"cards": [{"kind": "red", "value": 7}]}}
     assert sheet.draft["entered"] == ["Léa"]
+
+
+@pytest.mark.parametrize("number", ["²", "9" * 5000, "-1", "1\x00"])
+def test_it_ignores_an_odd_round_number_on_a_players_phone(number):
+    _creator, sheet, links, _page = king_table()
+    r = Client().post(links[0], {"number": number, "bid-0": "1"})
+    assert r.status_code == 302
+    sheet.refresh_from_db()
+    assert sheet.draft["entries"] == {"Léa": {"bid": 1}}
