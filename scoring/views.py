@@ -356,9 +356,7 @@ def seat_entry(request, sheet_id, seat, token):
         number = request.POST.get("number", "")
         try:
             entry = forms.seat_entry(request.POST, sheet, GAMES[sheet.game].describe(lang), seat)
-            services.draft_entry_put(
-                sheet=sheet, player=name, entry=entry, lang=lang, number=parse_int(number)
-            )
+            services.draft_entry_put(sheet=sheet, player=name, entry=entry, lang=lang, number=parse_int(number))
         except services.InvalidInput as exc:
             errors = exc.errors
         except services.DraftMoved as exc:
@@ -409,9 +407,7 @@ def draft_save(request, sheet_id):
             fields = {
                 k: v for k, v in forms.round_data(request.POST, sheet, game).items() if k in sheet.engine.draft_fields
             }
-            services.draft_put(
-                sheet=sheet, entries=entries, fields=fields, lang=lang, number=parse_int(number)
-            )
+            services.draft_put(sheet=sheet, entries=entries, fields=fields, lang=lang, number=parse_int(number))
     except services.InvalidInput as exc:
         context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, posted=request.POST)
         return render(request, "scoring/sheet.html", context, status=400)
