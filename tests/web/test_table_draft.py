@@ -60,9 +60,9 @@ def test_it_saves_a_bid_from_a_players_phone_and_shows_it_to_every_phone():
     sheet.refresh_from_db()
     assert sheet.draft["entries"] == {"Léa": {"bid": 1}}
     watch = text(Client().get(f"/w/{sheet.pk}/{services.share_token(sheet.pk)}/"))
-    assert "Léa bid 1" in watch or "Léa annonce 1" in watch
+    assert "Léa annonce 1" in watch
     mine = creator.get(f"/sheets/{sheet.pk}/")
-    assert "0/3" in text(mine)
+    assert "0/3 saisis" in text(mine)
     # The sheet's form starts from what the phones sent.
     assert re.search(r'id="bid-0" name="bid-0" value="1"', mine.content.decode())
 
@@ -71,7 +71,7 @@ def test_it_refuses_a_bid_above_the_cards_on_a_players_phone():
     _creator, sheet, links, _page = king_table()
     r = Client().post(links[2], {"number": "1", "bid-2": "4"})
     assert r.status_code == 400
-    assert "4" in text(r) and "Nina" in text(r) or "4" in text(r)
+    assert "Annonce de 4 plis pour 1 cartes distribuées" in text(r)
     sheet.refresh_from_db()
     assert sheet.draft == {}
 
@@ -85,7 +85,7 @@ def test_it_tells_a_player_whose_round_was_saved_that_they_came_too_late():
     assert creator.post(f"/sheets/{sheet.pk}/rounds/", form).status_code == 302
     late = Client().post(links[1], {"number": "1", "bid-1": "1"})
     assert late.status_code == 409
-    assert "Round 1 was saved before your entry arrived" in text(late) or "manche 1" in text(late).lower()
+    assert "La manche 1 a été enregistrée avant l'arrivée de votre saisie" in text(late)
     sheet.refresh_from_db()
     assert sheet.draft == {} and sheet.round_count == 1
 
@@ -97,7 +97,7 @@ def test_it_saves_the_bids_first_then_the_round_with_the_tricks():
     sheet.refresh_from_db()
     assert sheet.draft["entries"] == {"Léa": {"bid": 1}, "Marc": {"bid": 0}, "Nina": {"bid": 0}}
     watch = text(Client().get(f"/w/{sheet.pk}/{services.share_token(sheet.pk)}/"))
-    assert "1 for 1 card" in watch or "1 pour 1 carte" in watch
+    assert "Annonces : total 1 pour 1 carte" in watch
     form = {"number": "1", "cards": "1", "bid-0": "1", "bid-1": "0", "bid-2": "0"}
     form.update({"tricks-0": "1", "tricks-1": "0", "tricks-2": "0"})
     assert creator.post(f"/sheets/{sheet.pk}/rounds/", form).status_code == 302
