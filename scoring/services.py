@@ -504,18 +504,7 @@ def sheets_claim(*, owner_key: str, user) -> int:
     """
     if not owner_key:
         return 0
-    return (
-        Sheet.objects.alive()
-        .filter(user__isnull=True, owner_key=owner_key)
-        .update(
-            user=user,
-            expires_at=None,
-            owner_key="",
-            edit_token_hash="",
-            updated_at=timezone.now(),
-            version=F("version") + 1,
-        )
-    )
+    return _give(Sheet.objects.alive().filter(user__isnull=True, owner_key=owner_key), user)
 
 
 def sheet_save_to_account(*, sheet: Sheet, user) -> bool:
@@ -523,17 +512,18 @@ def sheet_save_to_account(*, sheet: Sheet, user) -> bool:
 
     The edit token retires, as in `sheets_claim`.
     """
-    return bool(
-        Sheet.objects.alive()
-        .filter(pk=sheet.pk, user__isnull=True)
-        .update(
-            user=user,
-            expires_at=None,
-            owner_key="",
-            edit_token_hash="",
-            updated_at=timezone.now(),
-            version=F("version") + 1,
-        )
+    return bool(_give(Sheet.objects.alive().filter(pk=sheet.pk, user__isnull=True), user))
+
+
+def _give(sheets, user) -> int:
+    """Give these anonymous sheets to `user`: kept for good, and the account decides who edits."""
+    return sheets.update(
+        user=user,
+        expires_at=None,
+        owner_key="",
+        edit_token_hash="",
+        updated_at=timezone.now(),
+        version=F("version") + 1,
     )
 
 

@@ -393,14 +393,17 @@ def _write(request, sheet_id, action):
         message = _("Another phone added a round at the same moment: reload the sheet.")
         return error_response([{"path": "", "code": "conflict", "message": message}], status.HTTP_409_CONFLICT)
     except services.DraftMoved as exc:
-        message = _(
-            "Round %(n)d was saved before your entry arrived: enter it again for round %(next)d if you wish."
-        ) % {
-            "n": exc.current - 1,
-            "next": exc.current,
-        }
-        return error_response([{"path": "number", "code": "round_saved", "message": message}], status.HTTP_409_CONFLICT)
+        return _round_saved(exc)
     return _sheet_response(request, sheet, role, code=code)
+
+
+def _round_saved(exc) -> Response:
+    """Answer a write meant for a round that was saved meanwhile: 409, the player may send it again."""
+    message = _("Round %(n)d was saved before your entry arrived: enter it again for round %(next)d if you wish.") % {
+        "n": exc.current - 1,
+        "next": exc.current,
+    }
+    return error_response([{"path": "number", "code": "round_saved", "message": message}], status.HTTP_409_CONFLICT)
 
 
 class RoundListView(APIView):
@@ -569,16 +572,7 @@ def _draft_write(request, sheet, action) -> Response:
             [{"path": "player", "code": "not_found", "message": _("No such player.")}], status.HTTP_404_NOT_FOUND
         )
     except services.DraftMoved as exc:
-        message = _(
-            "Round %(n)d was saved before your entry arrived: enter it again for round %(next)d if you wish."
-        ) % {
-            "n": exc.current - 1,
-            "next": exc.current,
-        }
-        response = error_response(
-            [{"path": "number", "code": "round_saved", "message": message}], status.HTTP_409_CONFLICT
-        )
-        return response
+        return _round_saved(exc)
 
 
 SEAT_TOKEN = OpenApiParameter(
