@@ -586,4 +586,7 @@ def my_sheets(request):
 def rules(request, slug):
     if slug not in GAMES:
         raise Http404
-    return render(request, "scoring/rules.html", {"game": GAMES[slug].describe(request_lang())})
+    lang = request_lang()
+    # The worked examples are computed by the engine now: the page cannot drift from the scoring.
+    engine = GAMES[slug]
+    return render(request, "scoring/rules.html", {"game": engine.describe(lang), "sections": engine.reference(lang)})

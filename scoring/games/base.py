@@ -380,6 +380,55 @@ class Game:
             "summary": pick(self.summary, lang),
         }
 
+    # -- the rules page ------------------------------------------------------------
+
+    # The game's scoring reference, from its rule book: sections {"title", "text": [...],
+    # "table": {"head", "rows"}, "examples": [...]} of {"fr", "en"} texts. An example is
+    # {"label", "input", "points"}: the page shows what ``example(input)`` computes when
+    # it renders, and "points" is the rule book's number (a test checks they agree). A
+    # table cell may be {"example": input} too: the engine computes it the same way.
+    RULES: ClassVar[tuple] = ()
+
+    def example(self, given, lang="fr"):
+        """Return (points, details) of one worked example's input (per game)."""
+        raise NotImplementedError
+
+    def reference(self, lang="fr"):
+        """Return the rules page's sections in ``lang``, every example computed by this engine."""
+        sections = []
+        for section in self.RULES:
+            table = section.get("table")
+            sections.append(
+                {
+                    "title": _text(section["title"], lang),
+                    "text": [_text(p, lang) for p in section.get("text", ())],
+                    "table": {
+                        "head": [_text(h, lang) for h in table["head"]],
+                        "rows": [[self._cell(c, lang) for c in row] for row in table["rows"]],
+                    }
+                    if table
+                    else None,
+                    "examples": [self._example(ex, lang) for ex in section.get("examples", ())],
+                }
+            )
+        return sections
+
+    def _cell(self, cell, lang):
+        if isinstance(cell, dict) and "example" in cell:
+            points, _details = self.example(cell["example"], lang)
+            return _points_text(points, cell.get("plus", False), lang)
+        return _text(cell, lang)
+
+    def _example(self, ex, lang):
+        points, details = self.example(ex["input"], lang)
+        return {
+            "label": _text(ex["label"], lang),
+            "points": points,
+            "text": _points_text(points, ex.get("plus", False), lang),
+            "expected": ex["points"],
+            "details": [d["text"] for d in details],
+        }
+
     # -- options -------------------------------------------------------------
 
     def normalize_options(self, players, options):
@@ -582,6 +631,21 @@ class Game:
             "finished": finished,
             "next_round": next_round,
         }
+
+
+def _text(value, lang):
+    """Return a text of the rules data in ``lang`` (plain strings are the same in every language)."""
+    return pick(value, lang) if isinstance(value, dict) else str(value)
+
+
+def _points_text(points, plus=False, lang="fr"):
+    """Return a figure as the rules page shows it: "−6", "+40" for a bonus, "52,0 %" for a rate."""
+    if points is None:
+        return "—"
+    if isinstance(points, float):
+        text = f"{points:.1f}"
+        return (text.replace(".", ",") if lang == "fr" else text) + "\u00a0%"
+    return f"+{points}" if plus and points >= 0 else signed(points)
 
 
 def _is_blank(obj, blank):
