@@ -305,7 +305,7 @@ class Option:
 
     def __init__(self, name, kind, label, default=None, choices=None, lo=None, hi=None):
         self.name = name
-        self.kind = kind  # "choice", "bool", "int" or "teams"
+        self.kind = kind  # "choice", "bool", "int", "seat" (a player's place, 0 = first) or "teams"
         self.label = label
         self.default = default
         self.choices = choices  # for "choice": {slug: {"fr", "en"}}
@@ -319,7 +319,7 @@ class Option:
             entry["choices"] = list(self.choices)
         else:
             entry["type"] = self.kind
-            if self.kind == "int":
+            if self.kind in ("int", "seat"):
                 entry["min"] = self.lo
                 entry["max"] = self.hi
         return entry
@@ -341,7 +341,7 @@ class Option:
             return value
         if self.kind == "bool":
             return check_bool(value, path, problems)
-        if self.kind == "int":
+        if self.kind in ("int", "seat"):
             return check_int(value, path, self.lo, self.hi, problems)
         return value  # "teams": checked by the game, which knows its team rules
 
@@ -360,6 +360,8 @@ class Game:
     summary: ClassVar[dict] = {"fr": "", "en": ""}
     card_kinds = ()
     card_actions = ()
+    # Which partial shows a round's cell (templates/scoring/cells/<cell>.html), from the round's "facts".
+    cell = "points"
 
     # -- catalogue ---------------------------------------------------------
 
@@ -377,6 +379,7 @@ class Game:
                 "actions": list(self.card_actions),
             },
             "entry": self.entry,
+            "cell": self.cell,
             "summary": pick(self.summary, lang),
         }
 

@@ -143,6 +143,7 @@ class Coop(Game):
     max_players = 5
     wins = "coop"
     entry = "coop"
+    cell = "coop"
     draft_fields = ("placed",)
     lone_empty_unusual = False  # in Adversaire a player may place nothing
 
@@ -258,6 +259,8 @@ class Coop(Game):
                     "details": {p: [line] for p in players},
                     "placed": placed,
                     "won": placed == deck,
+                    # What a game's cell shows: the cards placed over the deck, won or lost.
+                    "facts": {p: {"placed": placed, "deck": deck, "won": placed == deck} for p in players},
                 }
             )
         if problems:
@@ -312,18 +315,29 @@ class Coop(Game):
             for p in players:
                 rule = "adversaire_eliminated" if eliminated[p] else "adversaire"
                 details[p] = [detail(rule, [], placed[p], lang, placed=placed[p])]
+            game_winners = complete or leaders(placed, "highest")
             results.append(
                 {
                     "points": dict(placed),
                     "details": details,
                     "eliminated": dict(eliminated),
-                    "winners": complete or leaders(placed, "highest"),
+                    "winners": game_winners,
+                    "facts": {
+                        p: {"winner": p in game_winners, "complete": p in complete, "eliminated": eliminated[p]}
+                        for p in players
+                    },
                 }
             )
         if problems:
             return {}
         wins = {p: sum(1 for r in results if p in r["winners"]) for p in players}
-        summary = {"mode": "adversaire", "games": len(results), "wins": wins}
+        # The session's leaders: most games won (the highlight of the sheet follows them).
+        summary = {
+            "mode": "adversaire",
+            "games": len(results),
+            "wins": wins,
+            "leaders": leaders(wins, "highest") if results else [],
+        }
         winners = list(results[-1]["winners"]) if results else []
         return self._session(players, results, winners, summary, entry_players=players)
 

@@ -163,6 +163,7 @@ class NumKing(Game):
     max_players = 12
     wins = "highest"
     entry = "bid_tricks"
+    cell = "bid_tricks"
     draft_fields = ("cards",)
     lone_empty_unusual = False  # bidding 0 and taking nothing is part of the game
 
@@ -189,6 +190,14 @@ class NumKing(Game):
                 "en": "Extra colour family (7 players or more, 52 cards)",
             },
             False,
+        ),
+        Option(
+            "dealer",
+            "seat",
+            {"fr": "Premier donneur", "en": "First dealer"},
+            0,
+            lo=0,
+            hi=11,
         ),
         Option(
             "teams",
@@ -232,6 +241,8 @@ class NumKing(Game):
         if players is None:
             return
         n = len(players)
+        if opts["dealer"] is not None and opts["dealer"] >= n:
+            problems.add("options.dealer", "out_of_range", value=opts["dealer"], min=0, max=n - 1)
         binomes = opts["mode"] == "binomes"
         if opts["extra_family"] and n < EXTRA_FROM:
             problems.add("options.extra_family", "extra_family_players", count=n)
@@ -254,6 +265,10 @@ class NumKing(Game):
             top = deck // n
             if opts["start"] is not None and opts["start"] > top:
                 problems.add("options.start", "out_of_range", value=opts["start"], min=1, max=top)
+
+    def dealer(self, players, opts, index):
+        """Return who deals round ``index`` (0-based): the first dealer chosen at creation, then clockwise."""
+        return players[((opts.get("dealer") or 0) + index) % len(players)]
 
     def draft_change_issues(self, before, after):
         """A bid may change until its player's tricks are entered: it was announced to the table."""
@@ -329,20 +344,40 @@ class NumKing(Game):
                 exact[name] = took == bid
                 gap = abs(bid - took)
                 details[name] = [detail(rule, [], pts, lang, bid=bid, tricks=took, dealt=cards, gap=gap)]
-            results.append({"points": points, "details": details, "cards": cards})
+            # What each cell shows besides the points: the bid, the tricks, and who dealt (clockwise).
+            facts = {name: {"bid": bids[name], "tricks": tricks[name], "exact": exact[name]} for name in players}
+            results.append(
+                {
+                    "points": points,
+                    "details": details,
+                    "cards": cards,
+                    "number": i + 1,
+                    "of": len(plan),
+                    "dealer": self.dealer(players, opts, i),
+                    "facts": facts,
+                }
+            )
             exact_rows.append(exact)
         if problems:
             return {}
         finished = len(results) >= len(plan)
         streaks = {}
         bonuses = {}
+        bonus_details = {}
         for name in players:
             run = best = 0
-            for row in exact_rows:
+            best_end = 0
+            for k, row in enumerate(exact_rows, start=1):
                 run = run + 1 if row[name] else 0
-                best = max(best, run)
+                if run > best:
+                    best, best_end = run, k
             streaks[name] = best
             bonuses[name] = streak_bonus(best)
+            if bonuses[name]:
+                # The run that earns it, so that the sheet can say where the bonus comes from.
+                code = "streak" if finished else "streak_provisional"
+                line = detail(code, [], bonuses[name], lang, first=best_end - best + 1, last=best_end, run=best)
+                bonus_details[name] = [line]
         totals = {p: bonuses[p] + sum(r["points"][p] for r in results) for p in players}
         teams = opts["teams"]
         out = {
@@ -353,7 +388,13 @@ class NumKing(Game):
             "winners": [],
             "finished": finished,
             "next_round": (None if finished else next_round(len(results) + 1, players, cards=plan[len(results)])),
+            # The deal as the sheet shows it: how many rounds in all, and who deals the next one.
+            "schedule": {
+                "rounds": len(plan),
+                "next_dealer": None if finished else self.dealer(players, opts, len(results)),
+            },
             "streaks": streaks,
+            "bonus_details": bonus_details,
         }
         side_totals = totals
         if teams:

@@ -13,6 +13,7 @@ from .base import (
     shown,
 )
 from .cards import Deck, cards_from_text, parse_entry, typed_detail
+from .i18n import t
 
 MODES = {
     "classic": {"fr": "Classique (5 cartes)", "en": "Classic (5 cards)"},
@@ -363,6 +364,7 @@ class NumWin(Game):
                 round_sides = {s: result_side(sides[s], result["points"]) for s in contenders}
                 contenders = leaders(round_sides, self.wins)
                 finished = len(contenders) == 1
+                result["outcome"] = tiebreak_outcome(contenders, round_sides, lang)
             else:
                 for p in players:
                     totals[p] += result["points"][p]
@@ -426,6 +428,18 @@ class NumWin(Game):
                 t: sum(points[m] for m in members) for t, members in teams.items() if all(m in points for m in members)
             }
         return result
+
+
+def tiebreak_outcome(contenders, round_sides, lang):
+    """Return what a tie-break round decided: {"winners", "text"} ("Hugo gagne le départage (3 contre 24)")."""
+    if len(contenders) == 1:
+        winner = contenders[0]
+        others = [str(pts) for side, pts in round_sides.items() if side != winner]
+        text = t("tiebreak_won", lang, winner=winner, mine=round_sides[winner], others=", ".join(others))
+    else:
+        points = ", ".join(f"{side} {round_sides[side]}" for side in contenders)
+        text = t("tiebreak_tied", lang, names=", ".join(contenders), points=points)
+    return {"winners": list(contenders), "text": text}
 
 
 def _side_totals(sides, totals):
