@@ -248,7 +248,7 @@ def _sheet_context(
     game = GAMES[sheet.game].describe(lang)
     players = sheet.players
     # A session's highlight follows its summary's leaders (Adversaire: most games won), else the winners.
-    leaders = set((result.get("summary") or {}).get("leaders", result["winners"]))
+    leaders = set(result.get("session_leaders", result["winners"]))
     owner_view = (
         role == EDITOR
         and sheet.user_id is not None

@@ -331,15 +331,12 @@ class Coop(Game):
         if problems:
             return {}
         wins = {p: sum(1 for r in results if p in r["winners"]) for p in players}
-        # The session's leaders: most games won (the highlight of the sheet follows them).
-        summary = {
-            "mode": "adversaire",
-            "games": len(results),
-            "wins": wins,
-            "leaders": leaders(wins, "highest") if results else [],
-        }
+        summary = {"mode": "adversaire", "games": len(results), "wins": wins}
         winners = list(results[-1]["winners"]) if results else []
-        return self._session(players, results, winners, summary, entry_players=players)
+        out = self._session(players, results, winners, summary, entry_players=players)
+        # The session's leaders as its summary counts them (most games won): the sheet highlights them.
+        out["session_leaders"] = leaders(wins, "highest") if results else []
+        return out
 
     def _session(self, players, results, winners, summary, entry_players):
         totals = {p: sum(r["points"][p] for r in results) for p in players}
