@@ -18,22 +18,49 @@ PALETTE = [
 ]
 
 
-def progression_svg(players: list[str], rounds: list[dict], *, width: int = 340, height: int = 180) -> str:
-    """Return an SVG line chart of each player's running total after each round."""
-    if not rounds:
-        return ""
+def chart_series(players: list[str], result: dict) -> list[dict]:
+    """Return what the chart plots: each side's running total after each counted round, bonuses last.
+
+    Sides are the teams when teams decide, else the players; a tie-break round decides
+    among the tied and adds to no total, so it is left out; bonuses (Num King streaks)
+    are a last step, so that the chart ends on the totals the sheet shows.
+    """
+    if result.get("summary"):
+        return []  # a session (coop) is a list of games: running sums across games mean nothing
+    rounds = [r for r in result["rounds"] if not r.get("tiebreak")]
+    bonuses = result.get("bonuses") or {}
+    teams = result.get("teams")
+    if teams:
+        sides = [(team, t["members"]) for team, t in teams.items()]
+    else:
+        sides = [(name, [name]) for name in players]
+    with_bonus = any(bonuses.values())
     series = []
-    for name in players:
+    for i, (side, members) in enumerate(sides):
         total, points = 0, [0]
         for r in rounds:
-            total += r["points"].get(name, 0)
+            if teams and side in (r.get("teams") or {}):
+                total += r["teams"][side]
+            else:
+                total += sum(r["points"].get(m, 0) for m in members)
             points.append(total)
-        series.append(points)
-    lo = min(min(s) for s in series + [[0]])
-    hi = max(max(s) for s in series + [[0]])
+        if with_bonus:
+            points.append(total + sum(bonuses.get(m, 0) for m in members))
+        seat = i if teams else players.index(side)
+        series.append({"name": side, "seat": seat, "colour": PALETTE[seat % len(PALETTE)], "points": points})
+    return series
+
+
+def progression_svg(series: list[dict], *, width: int = 340, height: int = 180) -> str:
+    """Return an SVG line chart of the ``chart_series`` (running totals after each step)."""
+    if not series or len(series[0]["points"]) < 2:
+        return ""
+    lo = min(min(s["points"]) for s in series)
+    hi = max(max(s["points"]) for s in series)
+    lo, hi = min(lo, 0), max(hi, 0)
     span = (hi - lo) or 1
     pad_l, pad_r, pad_t, pad_b = 34, 8, 8, 20
-    steps = len(rounds)
+    steps = len(series[0]["points"]) - 1
 
     def x(i):
         return pad_l + (width - pad_l - pad_r) * i / steps
@@ -49,12 +76,11 @@ def progression_svg(players: list[str], rounds: list[dict], *, width: int = 340,
         f'<text x="2" y="{y(lo) + 4:.1f}" class="tick">{lo}</text>',
         f'<text x="{x(steps) - 4:.1f}" y="{height - 4}" class="tick" text-anchor="end">{steps}</text>',
     ]
-    for i, (name, points) in enumerate(zip(players, series)):
-        colour = PALETTE[i % len(PALETTE)]
-        coords = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in enumerate(points))
+    for s in series:
+        coords = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in enumerate(s["points"]))
         parts.append(
-            f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2.5">'
-            f"<title>{escape(name)}: {points[-1]}</title></polyline>"
+            f'<polyline points="{coords}" fill="none" stroke="{s["colour"]}" stroke-width="2.5" data-total="{s["points"][-1]}">'
+            f"<title>{escape(s['name'])}: {s['points'][-1]}</title></polyline>"
         )
     parts.append("</svg>")
     return "".join(parts)

@@ -41,7 +41,7 @@ def sheet_options(post, game: dict) -> dict:
         if spec.get("type") == "bool":
             options[name] = raw == "on"
         elif raw not in (None, ""):
-            if spec.get("type") == "int":
+            if spec.get("type") in ("int", "seat"):
                 options[name] = _int(raw, f"options.{name}", spec.get("label", name))
             else:
                 options[name] = raw

@@ -20,7 +20,7 @@ from numapp.ratelimit import limit_posts
 from scoring import access, forms, services
 from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
 from scoring.api.views import request_lang
-from scoring.charts import PALETTE, progression_svg
+from scoring.charts import PALETTE, chart_series, progression_svg
 from scoring.games import GAMES
 from scoring.lru import VersionedParts, shared_page
 from scoring.models import Sheet
@@ -56,6 +56,14 @@ def _form_options(game: dict, post) -> list[dict]:
             if spec.get("default") is None:
                 # No fixed default: the game picks by mode (Num-X short rules' scoring).
                 item["choices"].insert(0, {"value": "", "label": _("As the mode says"), "checked": not current})
+        elif spec.get("type") == "seat":
+            # A player's place: the rows above are numbered the same way.
+            current = posted if post else str(spec.get("default") or 0)
+            item["kind"] = "seat"
+            item["choices"] = [
+                {"value": str(seat), "label": _("Player %(n)s") % {"n": seat + 1}, "checked": str(seat) == current}
+                for seat in range(min(game["players"]["max"], MAX_FORM_PLAYERS))
+            ]
         elif spec.get("type") == "bool":
             item["kind"] = "bool"
             item["checked"] = (posted == "on") if post else bool(spec.get("default"))
@@ -139,22 +147,63 @@ def sheet_new(request, slug):
 
 
 def _score_rows(players: list[str], result: dict) -> list[dict]:
-    """Return the table's rows: each round's points, running totals and details per player."""
+    """Return the table's rows: each round's points, running totals, details and display facts per player.
+
+    A tie-break round decides among the tied and adds to no total: its row shows the
+    hands and what they decided, never running totals.
+    """
     running = {name: 0 for name in players}
     rows = []
     for number, r in enumerate(result["rounds"], start=1):
+        tiebreak = bool(r.get("tiebreak"))
+        facts = r.get("facts") or {}
         cells = []
         for name in players:
-            running[name] += r["points"].get(name, 0)
+            if not tiebreak:
+                running[name] += r["points"].get(name, 0)
             cells.append(
                 {
                     "points": r["points"].get(name),
-                    "total": running[name],
+                    "total": None if tiebreak else running[name],
                     "details": r["details"].get(name, []),
                     "name": name,
+                    "facts": facts.get(name) or {},
+                    "dealer": r.get("dealer") == name,
                 }
             )
-        rows.append({"number": number, "cells": cells, "round": r})
+        rows.append({"number": number, "cells": cells, "round": r, "tiebreak": tiebreak})
+    return rows
+
+
+def _team_rows(result: dict) -> list[dict]:
+    """Return the teams' own table: per round each team's score and its detail, then its total.
+
+    The team score decides and may differ from its members' sum (Num-X scores the
+    members' cards together): its detail says how it was counted.
+    """
+    teams = result.get("teams") or {}
+    rows = []
+    running = {team: 0 for team in teams}
+    for number, r in enumerate(result["rounds"], start=1):
+        if r.get("tiebreak") or "teams" not in r:
+            continue
+        cells = []
+        for team, t in teams.items():
+            points = r["teams"].get(team)
+            if points is None:
+                cells.append({"points": None, "name": team})
+                continue
+            running[team] += points
+            members = t["members"]
+            own = r.get("team_details", {}).get(team)
+            if own is not None:
+                head = _("Cards together: %(names)s") % {"names": ", ".join(members)}
+                lines = [head, *(d["text"] for d in own)]
+            else:
+                parts = " + ".join(f"{r['points'][m]} ({m})" for m in members)
+                lines = [_("Sum of the members: %(parts)s = %(total)s") % {"parts": parts, "total": points}]
+            cells.append({"points": points, "total": running[team], "name": team, "lines": lines})
+        rows.append({"number": number, "cells": cells})
     return rows
 
 
@@ -175,9 +224,18 @@ def board_html(request, context: dict) -> str:
     )
 
     def render_board():
-        rows = _score_rows(sheet.players, context["result"])
-        chart = progression_svg(sheet.players, context["result"]["rounds"])
-        return mark_safe(render_to_string("scoring/_board.html", {**context, "rows": rows, "chart": chart}, request))
+        result = context["result"]
+        rows = _score_rows(sheet.players, result)
+        series = chart_series(sheet.players, result)
+        board = {
+            **context,
+            "rows": rows,
+            "team_rows": _team_rows(result),
+            "chart": progression_svg(series),
+            "chart_series": series,
+            "cell_template": f"scoring/cells/{context['game']['cell']}.html",
+        }
+        return mark_safe(render_to_string("scoring/_board.html", board, request))
 
     return BOARDS.get_or_make(key, render_board)
 
@@ -189,7 +247,8 @@ def _sheet_context(
     result = services.sheet_result(sheet, lang)
     game = GAMES[sheet.game].describe(lang)
     players = sheet.players
-    leaders = set(result["winners"])
+    # A session's highlight follows its summary's leaders (Adversaire: most games won), else the winners.
+    leaders = set(result.get("session_leaders", result["winners"]))
     owner_view = (
         role == EDITOR
         and sheet.user_id is not None
@@ -204,7 +263,9 @@ def _sheet_context(
             "seat": seat,
             "total": result["totals"][name],
             "bonus": result["bonuses"].get(name, 0),
-            "lead": name in leaders or team_of.get(name) in leaders,
+            "bonus_details": (result.get("bonus_details") or {}).get(name, []),
+            # When teams decide, the team is highlighted (in its own table), not each member.
+            "lead": name in leaders,
             "colour": PALETTE[seat % len(PALETTE)],
             "team": team_of.get(name),
             "user_id": seat_users.get(seat),
@@ -224,6 +285,10 @@ def _sheet_context(
         "result": result,
         "columns": columns,
         "has_bonus": any(result["bonuses"].values()),
+        "teams": [
+            {"name": team, "members": t["members"], "total": t["total"], "lead": team in leaders, "seat": i}
+            for i, (team, t) in enumerate((result.get("teams") or {}).items())
+        ],
         "can_edit": role == EDITOR,
         "share_url": share_url,
         "qr": qr_svg(share_url) if role == EDITOR else "",
@@ -586,4 +651,7 @@ def my_sheets(request):
 def rules(request, slug):
     if slug not in GAMES:
         raise Http404
-    return render(request, "scoring/rules.html", {"game": GAMES[slug].describe(request_lang())})
+    lang = request_lang()
+    # The worked examples are computed by the engine now: the page cannot drift from the scoring.
+    engine = GAMES[slug]
+    return render(request, "scoring/rules.html", {"game": engine.describe(lang), "sections": engine.reference(lang)})

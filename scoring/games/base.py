@@ -305,7 +305,7 @@ class Option:
 
     def __init__(self, name, kind, label, default=None, choices=None, lo=None, hi=None):
         self.name = name
-        self.kind = kind  # "choice", "bool", "int" or "teams"
+        self.kind = kind  # "choice", "bool", "int", "seat" (a player's place, 0 = first) or "teams"
         self.label = label
         self.default = default
         self.choices = choices  # for "choice": {slug: {"fr", "en"}}
@@ -319,7 +319,7 @@ class Option:
             entry["choices"] = list(self.choices)
         else:
             entry["type"] = self.kind
-            if self.kind == "int":
+            if self.kind in ("int", "seat"):
                 entry["min"] = self.lo
                 entry["max"] = self.hi
         return entry
@@ -341,7 +341,7 @@ class Option:
             return value
         if self.kind == "bool":
             return check_bool(value, path, problems)
-        if self.kind == "int":
+        if self.kind in ("int", "seat"):
             return check_int(value, path, self.lo, self.hi, problems)
         return value  # "teams": checked by the game, which knows its team rules
 
@@ -360,6 +360,8 @@ class Game:
     summary: ClassVar[dict] = {"fr": "", "en": ""}
     card_kinds = ()
     card_actions = ()
+    # Which partial shows a round's cell (templates/scoring/cells/<cell>.html), from the round's "facts".
+    cell = "points"
 
     # -- catalogue ---------------------------------------------------------
 
@@ -377,7 +379,57 @@ class Game:
                 "actions": list(self.card_actions),
             },
             "entry": self.entry,
+            "cell": self.cell,
             "summary": pick(self.summary, lang),
+        }
+
+    # -- the rules page ------------------------------------------------------------
+
+    # The game's scoring reference, from its rule book: sections {"title", "text": [...],
+    # "table": {"head", "rows"}, "examples": [...]} of {"fr", "en"} texts. An example is
+    # {"label", "input", "points"}: the page shows what ``example(input)`` computes when
+    # it renders, and "points" is the rule book's number (a test checks they agree). A
+    # table cell may be {"example": input} too: the engine computes it the same way.
+    RULES: ClassVar[tuple] = ()
+
+    def example(self, given, lang="fr"):
+        """Return (points, details) of one worked example's input (per game)."""
+        raise NotImplementedError
+
+    def reference(self, lang="fr"):
+        """Return the rules page's sections in ``lang``, every example computed by this engine."""
+        sections = []
+        for section in self.RULES:
+            table = section.get("table")
+            sections.append(
+                {
+                    "title": _text(section["title"], lang),
+                    "text": [_text(p, lang) for p in section.get("text", ())],
+                    "table": {
+                        "head": [_text(h, lang) for h in table["head"]],
+                        "rows": [[self._cell(c, lang) for c in row] for row in table["rows"]],
+                    }
+                    if table
+                    else None,
+                    "examples": [self._example(ex, lang) for ex in section.get("examples", ())],
+                }
+            )
+        return sections
+
+    def _cell(self, cell, lang):
+        if isinstance(cell, dict) and "example" in cell:
+            points, _details = self.example(cell["example"], lang)
+            return _points_text(points, cell.get("plus", False), lang)
+        return _text(cell, lang)
+
+    def _example(self, ex, lang):
+        points, details = self.example(ex["input"], lang)
+        return {
+            "label": _text(ex["label"], lang),
+            "points": points,
+            "text": _points_text(points, ex.get("plus", False), lang),
+            "expected": ex["points"],
+            "details": [d["text"] for d in details],
         }
 
     # -- options -------------------------------------------------------------
@@ -582,6 +634,21 @@ class Game:
             "finished": finished,
             "next_round": next_round,
         }
+
+
+def _text(value, lang):
+    """Return a text of the rules data in ``lang`` (plain strings are the same in every language)."""
+    return pick(value, lang) if isinstance(value, dict) else str(value)
+
+
+def _points_text(points, plus=False, lang="fr"):
+    """Return a figure as the rules page shows it: "−6", "+40" for a bonus, "52,0 %" for a rate."""
+    if points is None:
+        return "—"
+    if isinstance(points, float):
+        text = f"{points:.1f}"
+        return (text.replace(".", ",") if lang == "fr" else text) + "\u00a0%"
+    return f"+{points}" if plus and points >= 0 else signed(points)
 
 
 def _is_blank(obj, blank):

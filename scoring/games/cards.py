@@ -295,3 +295,24 @@ def parse_entry(entry, path, name, deck, problems, max_cards=None):
 def typed_detail(points, lang):
     """Return the detail line of points typed by hand."""
     return detail("typed", [], points, lang)
+
+
+_EMOJI_KINDS = {emoji: kind for kind, emoji in EMOJI.items()}
+_TEXT_SPECIALS = {"∞": "infini", "joker": "joker", "⚡": "numx"}
+
+
+def cards_from_text(text):
+    """Return the Card objects written in ``text`` the way the rule books do: "7🔴 7🌈 ∞ block".
+
+    Used by the worked examples of the rules pages, which the engines score like any hand.
+    """
+    cards = []
+    for token in text.split():
+        if token in _TEXT_SPECIALS or token.lower() in _TEXT_SPECIALS:
+            cards.append(Card(_TEXT_SPECIALS.get(token) or _TEXT_SPECIALS[token.lower()]))
+        elif token.lower() in ACTIONS:
+            cards.append(Card("action", name=token.lower()))
+        else:
+            digits = token.rstrip("".join(_EMOJI_KINDS))
+            cards.append(Card(_EMOJI_KINDS[token[len(digits) :]], int(digits)))
+    return cards

@@ -55,6 +55,82 @@ def reference_rate(n_players, expert=False, decouverte=False):
     return row[0]
 
 
+def _rate(n, **mode):
+    return {"example": {"rate": n, **mode}}
+
+
+# The reference of the rule book (003): modes, deck sizes and the simulated win rates.
+RULES = (
+    {
+        "title": {"fr": "Ce que garde la feuille", "en": "What the sheet keeps"},
+        "text": (
+            {
+                "fr": "L'application garde les résultats de la table, elle n'arbitre pas le jeu. Une feuille est "
+                "une session : chaque ligne est une partie jouée, et c'est la table qui clôt la session.",
+                "en": "The app keeps the table's results; it does not referee play. A sheet is a session: each "
+                "row is one game played, and the table closes the session.",
+            },
+        ),
+    },
+    {
+        "title": {"fr": "Mode Coopératif (2–5 joueurs)", "en": "Cooperative mode (2–5 players)"},
+        "text": (
+            {
+                "fr": "Toute la table pose ses cartes sur les piles ; la partie est gagnée quand tout le paquet est "
+                "posé. On note les cartes posées (0 … paquet). Option Découverte (3 familles) : 17 cartes en "
+                "moins ; option Expert (sans la règle du ±10) : le paquet ne change pas.",
+                "en": "The whole table plays on the piles; the game is won when the whole deck is placed. Enter "
+                "the cards placed (0 … deck). Découverte option (3 families): 17 cards fewer; Expert option (no "
+                "±10 rule): same deck.",
+            },
+        ),
+        "table": {
+            "head": (
+                {"fr": "Joueurs", "en": "Players"},
+                {"fr": "Paquet", "en": "Deck"},
+                {"fr": "Paquet Découverte", "en": "Découverte deck"},
+            ),
+            "rows": tuple(
+                (str(n), {"example": {"deck": n}}, {"example": {"deck": n, "decouverte": True}}) for n in (2, 3, 4, 5)
+            ),
+        },
+    },
+    {
+        "title": {"fr": "Taux de victoire de référence", "en": "Reference win rates"},
+        "text": (
+            {
+                "fr": "Simulations du livret, en pour cent ; la feuille montre le taux de la table à côté.",
+                "en": "The rule book's simulations, in percent; the sheet shows the table's own rate beside them.",
+            },
+        ),
+        "table": {
+            "head": (
+                {"fr": "Joueurs", "en": "Players"},
+                {"fr": "Normal", "en": "Normal"},
+                {"fr": "Expert (avant cartes action)", "en": "Expert (before action cards)"},
+                {"fr": "Découverte", "en": "Découverte"},
+            ),
+            "rows": tuple(
+                (str(n), _rate(n), _rate(n, expert=True), _rate(n, decouverte=True)) for n in sorted(REFERENCE)
+            ),
+        },
+    },
+    {
+        "title": {"fr": "Mode Adversaire (2–4 joueurs)", "en": "Versus mode (2–4 players)"},
+        "text": (
+            {
+                "fr": "Chacun a sa couleur : on note les cartes de sa couleur posées (0–17) et s'il a été éliminé. "
+                "Celui qui pose ses 17 cartes gagne ; sinon le plus de cartes posées gagne, éliminé ou non, "
+                "égalités partagées. Le bilan de la session compte les parties gagnées par chacun.",
+                "en": "Everyone owns a colour: enter the own-colour cards placed (0–17) and whether they were "
+                "eliminated. A player placing all 17 wins; otherwise the most cards placed wins, eliminated or "
+                "not, ties shared. The session summary counts each player's game wins.",
+            },
+        ),
+    },
+)
+
+
 class Coop(Game):
     """The climbing game: the sheet records each game of a session and the table's record."""
 
@@ -67,6 +143,7 @@ class Coop(Game):
     max_players = 5
     wins = "coop"
     entry = "coop"
+    cell = "coop"
     draft_fields = ("placed",)
     lone_empty_unusual = False  # in Adversaire a player may place nothing
 
@@ -129,6 +206,13 @@ class Coop(Game):
         "action",
     )
     card_actions = ("flip", "flash", "simple", "passe")
+    RULES = RULES
+
+    def example(self, given, lang="fr"):
+        """Compute a reference figure: a {"deck": players} size or a {"rate": players} win rate."""
+        if "deck" in given:
+            return deck_size(given["deck"], given.get("decouverte", False)), []
+        return reference_rate(given["rate"], given.get("expert", False), given.get("decouverte", False)), []
 
     def _check_options(self, players, opts, given, problems):
         mode = opts["mode"]
@@ -175,6 +259,8 @@ class Coop(Game):
                     "details": {p: [line] for p in players},
                     "placed": placed,
                     "won": placed == deck,
+                    # What a game's cell shows: the cards placed over the deck, won or lost.
+                    "facts": {p: {"placed": placed, "deck": deck, "won": placed == deck} for p in players},
                 }
             )
         if problems:
@@ -229,12 +315,17 @@ class Coop(Game):
             for p in players:
                 rule = "adversaire_eliminated" if eliminated[p] else "adversaire"
                 details[p] = [detail(rule, [], placed[p], lang, placed=placed[p])]
+            game_winners = complete or leaders(placed, "highest")
             results.append(
                 {
                     "points": dict(placed),
                     "details": details,
                     "eliminated": dict(eliminated),
-                    "winners": complete or leaders(placed, "highest"),
+                    "winners": game_winners,
+                    "facts": {
+                        p: {"winner": p in game_winners, "complete": p in complete, "eliminated": eliminated[p]}
+                        for p in players
+                    },
                 }
             )
         if problems:
@@ -242,7 +333,10 @@ class Coop(Game):
         wins = {p: sum(1 for r in results if p in r["winners"]) for p in players}
         summary = {"mode": "adversaire", "games": len(results), "wins": wins}
         winners = list(results[-1]["winners"]) if results else []
-        return self._session(players, results, winners, summary, entry_players=players)
+        out = self._session(players, results, winners, summary, entry_players=players)
+        # The session's leaders as its summary counts them (most games won): the sheet highlights them.
+        out["session_leaders"] = leaders(wins, "highest") if results else []
+        return out
 
     def _session(self, players, results, winners, summary, entry_players):
         totals = {p: sum(r["points"][p] for r in results) for p in players}

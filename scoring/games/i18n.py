@@ -405,6 +405,22 @@ MESSAGES = {
         "fr": "Manche de départage : ne compte pas dans le total",
         "en": "Tie-break round: not added to the total",
     },
+    "tiebreak_won": {
+        "fr": "{winner} gagne le départage ({mine} contre {others})",
+        "en": "{winner} wins the tie-break ({mine} to {others})",
+    },
+    "tiebreak_tied": {
+        "fr": "Nouvelle égalité ({points}) : une autre manche de départage",
+        "en": "Tied again ({points}): another tie-break round",
+    },
+    "d.streak": {
+        "fr": "Manches {first}–{last} : {run} annonces exactes de suite → +{points}",
+        "en": "Rounds {first}–{last}: {run} exact bids in a row → +{points}",
+    },
+    "d.streak_provisional": {
+        "fr": "Manches {first}–{last} : {run} annonces exactes de suite → +{points} (provisoire : la partie continue)",
+        "en": "Rounds {first}–{last}: {run} exact bids in a row → +{points} (provisional: the game goes on)",
+    },
     "d.bid_exact": {
         "fr": "Annonce {bid}, {tricks} pli(s) : réussie → 10 + 3 × {bid} = {points}",
         "en": "Bid {bid}, {tricks} trick(s): made → 10 + 3 × {bid} = {points}",

@@ -62,6 +62,98 @@ def schedule(opts, n_players):
     return list(range(opts["start"], deck // n_players + 1))
 
 
+def _round(label, bid, tricks, cards, points):
+    """Return one worked example of a round result."""
+    return {"label": label, "input": {"bid": bid, "tricks": tricks, "cards": cards}, "points": points}
+
+
+def _streak(run):
+    """Return the streak table's row for a longest run of ``run`` exact bids (5 stands for 5 or more)."""
+    label = {"fr": f"{run} manches exactes de suite", "en": f"{run} exact rounds in a row"}
+    if run >= 5:
+        label = {"fr": f"{run} manches exactes de suite ou plus", "en": f"{run} exact rounds in a row or more"}
+    return (label, {"example": {"streak": run}, "plus": True})
+
+
+# The scoring reference of the rule book (004), with its formulas, examples and streak table.
+RULES = (
+    {
+        "title": {"fr": "Le jeu et les manches", "en": "The deck and the rounds"},
+        "text": (
+            {
+                "fr": "36 cartes : Rainbow 1–16, Shadow 1–16, Num-X, Flash, Flip, Quantique ; à 7 joueurs ou plus "
+                "une famille de couleur 1–16 peut s'ajouter (52 cartes). La manche k distribue (départ + k − 1) "
+                "cartes à chacun ; la dernière en distribue le plus possible : ⌊paquet ÷ joueurs⌋.",
+                "en": "36 cards: rainbow 1–16, shadow 1–16, Num-X, Flash, Flip, Quantique; with 7 players or more "
+                "an extra colour family 1–16 may be added (52 cards). Round k deals (start + k − 1) cards to each "
+                "player; the last deals as many as possible: ⌊deck ÷ players⌋.",
+            },
+            {
+                "fr": "Avant la manche, chacun annonce ses plis (0 … cartes) ; après, on note les plis pris (leur "
+                "somme ne dépasse pas les cartes distribuées). Le premier donneur est choisi à la création de la "
+                "feuille, puis la donne tourne dans le sens des aiguilles d'une montre.",
+                "en": "Before the round everyone bids their tricks (0 … cards); after it, the tricks taken are "
+                "entered (they add up to at most the cards dealt). The first dealer is chosen when the sheet is "
+                "made, then the deal goes clockwise.",
+            },
+        ),
+        "table": {
+            "head": ({"fr": "Joueurs", "en": "Players"}, {"fr": "Manches (départ 1)", "en": "Rounds (start 1)"}),
+            "rows": tuple((str(n), {"example": {"rounds": n}}) for n in (2, 3, 4, 5, 6)),
+        },
+    },
+    {
+        "title": {"fr": "Points d'une manche", "en": "Round points"},
+        "table": {
+            "head": ({"fr": "Résultat", "en": "Result"}, {"fr": "Points", "en": "Points"}),
+            "rows": (
+                ({"fr": "annonce b > 0, pris = b", "en": "bid b > 0, taken = b"}, "10 + 3 × b"),
+                ({"fr": "annonce b > 0, pris ≠ b", "en": "bid b > 0, taken ≠ b"}, "−3 × |b − pris|"),
+                (
+                    {"fr": "annonce 0, pris 0", "en": "bid 0, taken 0"},
+                    {"fr": "20 + 2 × cartes", "en": "20 + 2 × cards"},
+                ),
+                ({"fr": "annonce 0, pris t > 0", "en": "bid 0, taken t > 0"}, "−(10 + 5 × t)"),
+            ),
+        },
+        "examples": (
+            _round({"fr": "Annonce 3, 3 plis pris", "en": "Bid 3, took 3"}, 3, 3, 3, 19),
+            _round({"fr": "Annonce 0 sur 5 cartes, 0 pli", "en": "Bid 0 on 5 cards, took 0"}, 0, 0, 5, 30),
+            _round({"fr": "Annonce 3, 1 pli pris", "en": "Bid 3, took 1"}, 3, 1, 3, -6),
+        ),
+    },
+    {
+        "title": {"fr": "Bonus de série", "en": "Streak bonus"},
+        "text": (
+            {
+                "fr": "Une manche exacte (pris = annonce, annonce 0 comprise) prolonge la série, toute autre la "
+                "remet à zéro. Le bonus est donné une fois, en fin de partie, pour la plus longue série du "
+                "joueur ; pendant la partie la feuille le montre comme provisoire.",
+                "en": "An exact round (taken = bid, bid 0 included) extends the streak, any other resets it. The "
+                "bonus is given once, at the end of the game, for the player's longest streak; during the game "
+                "the sheet shows it as provisional.",
+            },
+        ),
+        "table": {
+            "head": ({"fr": "Plus longue série", "en": "Longest streak"}, {"fr": "Bonus", "en": "Bonus"}),
+            "rows": tuple(_streak(n) for n in (2, 3, 4, 5)),
+        },
+    },
+    {
+        "title": {"fr": "Binômes et victoire", "en": "Pairs and winning"},
+        "text": (
+            {
+                "fr": "Binômes : 6 cartes à chaque manche, 5 manches, chaque joueur compté comme ci-dessus ; le "
+                "total de l'équipe est la somme de ses deux joueurs. Le plus haut total gagne ; à égalité, la "
+                "victoire est partagée.",
+                "en": "Pairs: 6 cards every round, 5 rounds, each player scored as above; the team's total is the "
+                "sum of its two players. The highest total wins; equal totals share the win.",
+            },
+        ),
+    },
+)
+
+
 class NumKing(Game):
     """Num King: each round, bid the tricks you will take, then score the result."""
 
@@ -71,6 +163,7 @@ class NumKing(Game):
     max_players = 12
     wins = "highest"
     entry = "bid_tricks"
+    cell = "bid_tricks"
     draft_fields = ("cards",)
     lone_empty_unusual = False  # bidding 0 and taking nothing is part of the game
 
@@ -99,6 +192,14 @@ class NumKing(Game):
             False,
         ),
         Option(
+            "dealer",
+            "seat",
+            {"fr": "Premier donneur", "en": "First dealer"},
+            0,
+            lo=0,
+            hi=11,
+        ),
+        Option(
             "teams",
             "teams",
             {
@@ -123,11 +224,25 @@ class NumKing(Game):
     }
     card_kinds = ("rainbow", "shadow", "numx", "action")
     card_actions = ("flash", "flip", "quantique")
+    RULES = RULES
+
+    def example(self, given, lang="fr"):
+        """Compute a worked example: a round {"bid", "tricks", "cards"}, a {"streak"} or a {"rounds"} count."""
+        if "streak" in given:
+            return streak_bonus(given["streak"]), []
+        if "rounds" in given:
+            plan = schedule({"mode": "classic", "extra_family": False, "start": 1}, given["rounds"])
+            return len(plan), []
+        bid, took, cards = given["bid"], given["tricks"], given["cards"]
+        pts, rule = round_points(bid, took, cards)
+        return pts, [detail(rule, [], pts, lang, bid=bid, tricks=took, dealt=cards, gap=abs(bid - took))]
 
     def _check_options(self, players, opts, given, problems):
         if players is None:
             return
         n = len(players)
+        if opts["dealer"] is not None and opts["dealer"] >= n:
+            problems.add("options.dealer", "out_of_range", value=opts["dealer"], min=0, max=n - 1)
         binomes = opts["mode"] == "binomes"
         if opts["extra_family"] and n < EXTRA_FROM:
             problems.add("options.extra_family", "extra_family_players", count=n)
@@ -150,6 +265,10 @@ class NumKing(Game):
             top = deck // n
             if opts["start"] is not None and opts["start"] > top:
                 problems.add("options.start", "out_of_range", value=opts["start"], min=1, max=top)
+
+    def dealer(self, players, opts, index):
+        """Return who deals round ``index`` (0-based): the first dealer chosen at creation, then clockwise."""
+        return players[((opts.get("dealer") or 0) + index) % len(players)]
 
     def draft_change_issues(self, before, after):
         """A bid may change until its player's tricks are entered: it was announced to the table."""
@@ -225,20 +344,40 @@ class NumKing(Game):
                 exact[name] = took == bid
                 gap = abs(bid - took)
                 details[name] = [detail(rule, [], pts, lang, bid=bid, tricks=took, dealt=cards, gap=gap)]
-            results.append({"points": points, "details": details, "cards": cards})
+            # What each cell shows besides the points: the bid, the tricks, and who dealt (clockwise).
+            facts = {name: {"bid": bids[name], "tricks": tricks[name], "exact": exact[name]} for name in players}
+            results.append(
+                {
+                    "points": points,
+                    "details": details,
+                    "cards": cards,
+                    "number": i + 1,
+                    "of": len(plan),
+                    "dealer": self.dealer(players, opts, i),
+                    "facts": facts,
+                }
+            )
             exact_rows.append(exact)
         if problems:
             return {}
         finished = len(results) >= len(plan)
         streaks = {}
         bonuses = {}
+        bonus_details = {}
         for name in players:
             run = best = 0
-            for row in exact_rows:
+            best_end = 0
+            for k, row in enumerate(exact_rows, start=1):
                 run = run + 1 if row[name] else 0
-                best = max(best, run)
+                if run > best:
+                    best, best_end = run, k
             streaks[name] = best
             bonuses[name] = streak_bonus(best)
+            if bonuses[name]:
+                # The run that earns it, so that the sheet can say where the bonus comes from.
+                code = "streak" if finished else "streak_provisional"
+                line = detail(code, [], bonuses[name], lang, first=best_end - best + 1, last=best_end, run=best)
+                bonus_details[name] = [line]
         totals = {p: bonuses[p] + sum(r["points"][p] for r in results) for p in players}
         teams = opts["teams"]
         out = {
@@ -249,7 +388,13 @@ class NumKing(Game):
             "winners": [],
             "finished": finished,
             "next_round": (None if finished else next_round(len(results) + 1, players, cards=plan[len(results)])),
+            # The deal as the sheet shows it: how many rounds in all, and who deals the next one.
+            "schedule": {
+                "rounds": len(plan),
+                "next_dealer": None if finished else self.dealer(players, opts, len(results)),
+            },
             "streaks": streaks,
+            "bonus_details": bonus_details,
         }
         side_totals = totals
         if teams:

@@ -12,7 +12,8 @@ from .base import (
     next_round,
     shown,
 )
-from .cards import Deck, parse_entry, typed_detail
+from .cards import Deck, cards_from_text, parse_entry, typed_detail
+from .i18n import t
 
 MODES = {
     "classic": {"fr": "Classique (5 cartes)", "en": "Classic (5 cards)"},
@@ -92,6 +93,141 @@ def hand_points(cards, lang="fr"):
     return total, items
 
 
+def _ex(label, cards, points):
+    """Return one worked example: the rule book's hand, the cards it means, and its points."""
+    return {"label": label, "input": cards, "points": points}
+
+
+# The scoring reference of the rule book (002), rule by rule, each with its worked examples.
+RULES = (
+    {
+        "title": {"fr": "Points d'une main", "en": "Hand points"},
+        "text": (
+            {
+                "fr": "Une main compte normalement 5 cartes (4 en Speed Win) ; chaque erreur de défausse en "
+                "ajoute une. Pas de Joker ni de carte Num-X dans ce jeu.",
+                "en": "A hand normally holds 5 cards (4 in Speed Win); each discard error adds one. No joker and "
+                "no Num-X card in this game.",
+            },
+        ),
+    },
+    {
+        "title": {"fr": "1. Rainbow et Shadow neutralisées", "en": "1. Rainbow and shadow neutralised"},
+        "text": (
+            {
+                "fr": "Une Rainbow et une Shadow de même valeur valent 0 toutes les deux et ne jouent plus aucun "
+                "rôle : elles n'activent pas de Rainbow et ne piègent pas d'Infini.",
+                "en": "A rainbow and a shadow of the same value both score 0 and take no further part: they "
+                "neither activate a rainbow nor trap an Infini.",
+            },
+        ),
+        "examples": (_ex("🌑10 🌈10", "10🌑 10🌈", 0),),
+    },
+    {
+        "title": {"fr": "2. Valeur des cartes", "en": "2. Card values"},
+        "text": (
+            {
+                "fr": "Cartes classiques et Shadow : leur valeur. Cartes action : 0.",
+                "en": "Classic cards and shadows: their face value. Action cards: 0.",
+            },
+        ),
+    },
+    {
+        "title": {"fr": "3. La Rainbow activée", "en": "3. An activated rainbow"},
+        "text": (
+            {
+                "fr": "Une Rainbow seule vaut 0 ; elle vaut sa valeur quand elle est activée par une autre "
+                "Rainbow, une carte classique de même valeur, une Shadow d'une autre valeur, une carte action ou "
+                "un Infini (les cartes neutralisées ne comptent pas).",
+                "en": "A lone rainbow scores 0; it scores its value when activated by another rainbow, a classic "
+                "card of the same value, a shadow of another value, an action card or an Infini (neutralised "
+                "cards don't count).",
+            },
+        ),
+        "examples": (
+            _ex("🌈5 🌑8", "5🌈 8🌑", 13),
+            _ex("🌈10 🌈2", "10🌈 2🌈", 12),
+            _ex("🌈5 5🟢", "5🌈 5🟢", 10),
+            _ex("🌈3 🌑10", "3🌈 10🌑", 13),
+            _ex({"fr": "🌈12 + action", "en": "🌈12 + action"}, "12🌈 block", 12),
+            _ex({"fr": "🌈7 seule", "en": "🌈7 alone"}, "7🌈", 0),
+        ),
+    },
+    {
+        "title": {"fr": "4. Les cartes spéciales : Infini", "en": "4. The special cards: Infini"},
+        "text": (
+            {
+                "fr": "Un seul Infini vaut −10, ou +20 quand la main tient aussi une carte action ou une Rainbow "
+                "(« piège »). Deux Infini ou plus valent +40 en tout.",
+                "en": "A single Infini scores −10, or +20 when the hand also holds an action card or a rainbow "
+                "(“trap”). Two Infini or more score +40 in all.",
+            },
+        ),
+        "table": {
+            "head": ({"fr": "Infini", "en": "Infini"}, {"fr": "Points", "en": "Points"}),
+            "rows": (
+                ({"fr": "∞ seul", "en": "∞ alone"}, {"example": "∞"}),
+                (
+                    {"fr": "∞ piégé (action ou Rainbow)", "en": "∞ trapped (action or rainbow)"},
+                    {"example": "∞ flip", "plus": True},
+                ),
+                ({"fr": "∞ ∞ (deux ou plus)", "en": "∞ ∞ (two or more)"}, {"example": "∞ ∞", "plus": True}),
+            ),
+        },
+        "examples": (
+            _ex({"fr": "∞ + action + 0 0 0", "en": "∞ + action + 0 0 0"}, "∞ block 0🔴 0🔵 0🟢", 20),
+            _ex("∞ ∞", "∞ ∞", 40),
+            _ex("∞ 🌈12", "∞ 12🌈", 32),
+        ),
+    },
+    {
+        "title": {"fr": "La manche : l'annonce « Num Win »", "en": "The round: calling “Num Win”"},
+        "text": (
+            {
+                "fr": "Le joueur qui annonce « Num Win » prend +20 si sa main n'est pas la plus basse de la "
+                "manche ; une égalité pour la plus basse n'est pas un échec. Sans annonce (Speed Win finit seul "
+                "quand un joueur n'a plus que 2 cartes), personne ne prend +20.",
+                "en": "The player who calls “Num Win” takes +20 unless their hand is the lowest of the round; a "
+                "tie for the lowest is not a failure. With no call (Speed Win ends by itself when a player is "
+                "down to 2 cards) nobody takes +20.",
+            },
+        ),
+    },
+    {
+        "title": {"fr": "La partie et le départage", "en": "The game and the tie-break"},
+        "text": (
+            {
+                "fr": "Autant de manches que de joueurs (chacun distribue une fois). Le plus petit total gagne. "
+                "Une égalité pour le plus petit total après la dernière manche ouvre une manche de départage : "
+                "seuls les ex æquo la jouent, la main la plus basse gagne, et ses points n'entrent ni dans les "
+                "totaux ni dans le graphique ; nouvelle égalité, nouvelle manche de départage.",
+                "en": "As many rounds as players (each deals once). The lowest total wins. A tie for the lowest "
+                "total after the last round opens a tie-break round: only the tied players play it, the lowest "
+                "hand wins, and its points enter neither the totals nor the chart; tied again, another tie-break.",
+            },
+        ),
+    },
+    {
+        "title": {"fr": "Variantes", "en": "Variants"},
+        "table": {
+            "head": ({"fr": "Variante", "en": "Variant"}, {"fr": "Règle", "en": "Rule"}),
+            "rows": (
+                (
+                    {"fr": "Équipes", "en": "Teams"},
+                    {
+                        "fr": "2 contre 2 : score d'équipe = somme des partenaires ; le Num Win raté d'un membre "
+                        "coûte +20 à l'équipe",
+                        "en": "2 v 2: team score = sum of the partners; a member's failed Num Win costs the team +20",
+                    },
+                ),
+                (MODES["speedwin"], {"fr": "mains de 4 cartes", "en": "4-card hands"}),
+                (MODES["hardcore"], {"fr": "décompte inchangé", "en": "scoring unchanged"}),
+            ),
+        },
+    },
+)
+
+
 class NumWin(Game):
     """Num Win: keep a low hand; a failed "Num Win" call costs 20 points."""
 
@@ -141,6 +277,11 @@ class NumWin(Game):
     }
     card_kinds = DECK.kinds
     card_actions = DECK.action_names
+    RULES = RULES
+
+    def example(self, given, lang="fr"):
+        """Score a worked example: a hand written as text."""
+        return hand_points(cards_from_text(given), lang)
 
     def _check_options(self, players, opts, given, problems):
         if players is None:
@@ -223,6 +364,7 @@ class NumWin(Game):
                 round_sides = {s: result_side(sides[s], result["points"]) for s in contenders}
                 contenders = leaders(round_sides, self.wins)
                 finished = len(contenders) == 1
+                result["outcome"] = tiebreak_outcome(contenders, round_sides, lang)
             else:
                 for p in players:
                     totals[p] += result["points"][p]
@@ -286,6 +428,18 @@ class NumWin(Game):
                 t: sum(points[m] for m in members) for t, members in teams.items() if all(m in points for m in members)
             }
         return result
+
+
+def tiebreak_outcome(contenders, round_sides, lang):
+    """Return what a tie-break round decided: {"winners", "text"} ("Hugo gagne le départage (3 contre 24)")."""
+    if len(contenders) == 1:
+        winner = contenders[0]
+        others = [str(pts) for side, pts in round_sides.items() if side != winner]
+        text = t("tiebreak_won", lang, winner=winner, mine=round_sides[winner], others=", ".join(others))
+    else:
+        points = ", ".join(f"{side} {round_sides[side]}" for side in contenders)
+        text = t("tiebreak_tied", lang, names=", ".join(contenders), points=points)
+    return {"winners": list(contenders), "text": text}
 
 
 def _side_totals(sides, totals):

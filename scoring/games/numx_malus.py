@@ -10,7 +10,7 @@ from .base import (
     leaders,
     next_round,
 )
-from .cards import Deck, parse_entry, typed_detail
+from .cards import Deck, cards_from_text, parse_entry, typed_detail
 
 MODES = {
     "family": {"fr": "Family (13 cartes)", "en": "Family (13 cards)"},
@@ -68,6 +68,89 @@ def malus(cards, scoring, lang="fr"):
     if not cards:
         items.append(detail("went_out", [], 0, lang))
     return total, items
+
+
+def _cards_row(label, cards):
+    """Return a row of the penalty table: what ``cards`` left in hand cost in each scoring."""
+    return (
+        label,
+        {"example": {"cards": cards, "scoring": "classic"}},
+        {"example": {"cards": cards, "scoring": "competition"}},
+    )
+
+
+# The scoring reference of the short rules (001): the penalty tables, the modes and the end rule.
+RULES = (
+    {
+        "title": {"fr": "Les malus", "en": "Penalties"},
+        "text": (
+            {
+                "fr": "À la fin d'une manche, chaque carte restée en main et sur le plateau d'un joueur est un "
+                "malus. Celui qui est sorti n'en a aucun. On peut saisir les cartes, ou les points à la main.",
+                "en": "At the end of a round every card left in a player's hand and on their plateau is a "
+                "penalty. The player who went out has none. Enter the cards, or type the points.",
+            },
+        ),
+        "table": {
+            "head": (
+                {"fr": "Carte", "en": "Card"},
+                {"fr": "Décompte classique", "en": "Classic scoring"},
+                {"fr": "Décompte compétition", "en": "Competition scoring"},
+            ),
+            "rows": (
+                (
+                    {"fr": "numérique 0–16 (les six familles)", "en": "numeric 0–16 (all six families)"},
+                    {"fr": "1 point", "en": "1 point"},
+                    {"fr": "sa valeur", "en": "face value"},
+                ),
+                ({"fr": "spéciale ou action", "en": "special or action"}, "2", "5"),
+                _cards_row({"fr": "ex. 12🔵", "en": "e.g. 12🔵"}, "12🔵"),
+                _cards_row({"fr": "ex. Joker", "en": "e.g. Joker"}, "Joker"),
+                _cards_row({"fr": "ex. Bombe-X", "en": "e.g. Bombe-X"}, "bombe-x"),
+            ),
+        },
+        "examples": (
+            {
+                "label": {"fr": "Classique : 3🔴 14🌈 Joker Block", "en": "Classic: 3🔴 14🌈 Joker Block"},
+                "input": {"cards": "3🔴 14🌈 Joker block", "scoring": "classic"},
+                "points": 6,
+            },
+            {
+                "label": {"fr": "Compétition : 3🔴 14🌈 Joker Block", "en": "Competition: 3🔴 14🌈 Joker Block"},
+                "input": {"cards": "3🔴 14🌈 Joker block", "scoring": "competition"},
+                "points": 27,
+            },
+        ),
+    },
+    {
+        "title": {"fr": "Modes de jeu", "en": "Game modes"},
+        "table": {
+            "head": (
+                {"fr": "Mode", "en": "Mode"},
+                {"fr": "Cartes distribuées", "en": "Cards dealt"},
+                {"fr": "Manches", "en": "Rounds"},
+                {"fr": "Décompte", "en": "Scoring"},
+            ),
+            "rows": (
+                (MODES["family"], "13", {"fr": "fin de partie choisie", "en": "chosen end"}, SCORING["classic"]),
+                (MODES["speedrun"], "13", {"fr": "fin de partie choisie", "en": "chosen end"}, SCORING["classic"]),
+                (MODES["speedgame"], "10", "2", SCORING["competition"]),
+            ),
+        },
+    },
+    {
+        "title": {"fr": "Fin de partie et victoire", "en": "End of the game and winning"},
+        "text": (
+            {
+                "fr": "Family et Speed Run : « Fin classique », la partie s'arrête après la manche où un total "
+                "atteint 30 ou plus ; ou « fixe », après 5 manches. Le plus petit total gagne ; à égalité, la "
+                "victoire est partagée.",
+                "en": "Family and Speed Run: “classic end”, the game stops after the round in which any total "
+                "reaches 30 or more; or “fixed”, after 5 rounds. The lowest total wins; equal totals share the win.",
+            },
+        ),
+    },
+)
 
 
 class NumXMalus(Game):
@@ -129,6 +212,11 @@ class NumXMalus(Game):
     }
     card_kinds = DECK.kinds
     card_actions = DECK.action_names
+    RULES = RULES
+
+    def example(self, given, lang="fr"):
+        """Score a worked example: {"cards" (as text), "scoring"}."""
+        return malus(cards_from_text(given["cards"]), given["scoring"], lang)
 
     def _check_options(self, players, opts, given, problems):
         mode = opts["mode"]

@@ -94,3 +94,11 @@ def entry_summary(entry: dict) -> str:
 def qr(url: str) -> str:
     """Return the QR code of a link as inline SVG, to scan it across the table."""
     return mark_safe(qr_svg(url))
+
+
+@register.filter
+def signed(points) -> str:
+    """Return points with their sign, as a round's cell shows them: "+16", "−6", "0"."""
+    if not isinstance(points, int):
+        return ""
+    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"

@@ -63,7 +63,7 @@ def test_numking_four_players_to_the_end(phone):
     hint = page.locator("#tricks-hint")
 
     for k, (bids, tricks) in enumerate(PLAN, start=1):
-        expect(page.locator("#entry h2")).to_have_text(f"Manche {k}")
+        expect(page.locator("#entry h2")).to_have_text(f"Manche {k}/{len(PLAN)} · {k} carte{'s' if k > 1 else ''}")
         expect(page.locator("p.deal")).to_contain_text(f"{k} carte{'s' if k > 1 else ''} par joueur")
         if k == 1:
             # Tricks over the cards dealt: the hint says so and the round cannot be saved.
@@ -95,7 +95,8 @@ def test_numking_four_players_to_the_end(phone):
 
         want, bonuses = expected_after(k)
         if k < len(PLAN):
-            expect(page.locator("#entry h2")).to_have_text(f"Manche {k + 1}")
+            # The round header says where the game is: "Manche 3/9 · 3 cartes" (round k + 1 deals k + 1 cards).
+            expect(page.locator("#entry h2")).to_have_text(f"Manche {k + 1}/{len(PLAN)} · {k + 1} cartes")
         assert totals(page) == want, f"after round {k}"
         bonus_cells = page.locator("table.scores tfoot tr.bonus-row td").all_inner_texts()[: len(PLAYERS)]
         assert [c.strip() for c in bonus_cells] == [

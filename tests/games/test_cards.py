@@ -25,7 +25,18 @@ def test_it_describes_every_game_as_json():
     for game in GAMES.values():
         for lang in ("fr", "en"):
             entry = json.loads(json.dumps(game.describe(lang)))
-            assert set(entry) == {"slug", "name", "players", "wins", "modes", "options", "cards", "entry", "summary"}
+            assert set(entry) == {
+                "slug",
+                "name",
+                "players",
+                "wins",
+                "modes",
+                "options",
+                "cards",
+                "entry",
+                "cell",
+                "summary",
+            }
             assert entry["options"]["mode"]["default"] == entry["modes"][0]["slug"] or entry["slug"] == "numx-malus"
             assert entry["summary"]
             assert all(option["label"] for option in entry["options"].values())

@@ -299,8 +299,13 @@ def test_it_scores_num_x_teams_on_the_union_of_their_cards(client):
     )
     page = client.get(f"/sheets/{sheet.pk}/").content.decode()
     # 7🔴 (A) + 7🌈 (B) together: the rainbow adds → 14; 9🔵 + 9🔴 together: a pair → 0.
-    assert "<strong>Équipe A</strong> (A, B) : 14" in page
-    assert "<strong>Équipe B</strong> (C, D) : 0" in page
+    # The teams' own table: each team's total, the winning team highlighted.
+    heads = re.findall(
+        r'<th scope="col" class="(lead)?"><span class="dot p\d"></span>([^<]+)<small class="members">([^<]+)<', page
+    )
+    assert [(h[1], h[2]) for h in heads] == [("Équipe A", "A, B"), ("Équipe B", "C, D")]
+    totals = re.search(r'<tr class="team-total-row">(.*?)</tr>', page, re.S).group(1)
+    assert re.findall(r'<td class="(lead)?">([^<]+)</td>', totals) == [("lead", "14 🏆"), ("", "0")]
     assert "Gagnant : Équipe A" in page
 
 
