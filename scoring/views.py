@@ -93,7 +93,10 @@ def sheet_new(request, slug):
         players = services.clean_players([n for n in names if n.strip()])
         try:
             options = forms.sheet_options(request.POST, game)
-            teams = forms.sheet_teams(request.POST, names) if "teams" in game["options"] else None
+            # The page's form says whether teams are played; team choices left behind a
+            # "play in teams" box unticked count for nothing. Other clients send teams only when played.
+            in_teams = request.POST.get("play-teams") == "on" or "teams-asked" not in request.POST
+            teams = forms.sheet_teams(request.POST, names) if "teams" in game["options"] and in_teams else None
             if teams:
                 options["teams"] = teams
             user = request.user if request.user.is_authenticated else None
@@ -132,6 +135,7 @@ def sheet_new(request, slug):
             "rows": rows,
             "options": _form_options(game, post),
             "teams": "teams" in game["options"],
+            "play_teams": bool(post and post.get("play-teams") == "on"),
             "team_names": [_("Team %(t)s") % {"t": t} for t in "ABCDEF"],
         },
         status=400 if errors else 200,
