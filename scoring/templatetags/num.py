@@ -94,3 +94,14 @@ def entry_summary(entry: dict) -> str:
 def qr(url: str) -> str:
     """Return the QR code of a link as inline SVG, to scan it across the table."""
     return mark_safe(qr_svg(url))
+
+
+@register.filter
+def action_name(action: str) -> str:
+    """Return an action card's printed name in the page's language, from the engine's catalogue."""
+    from django.utils.translation import get_language
+
+    from scoring.games.i18n import ACTIONS, pick
+
+    names = ACTIONS.get(action)
+    return pick(names, (get_language() or "fr")[:2]) if names else action
