@@ -62,8 +62,12 @@ def sheet_teams(post, typed: list[str]) -> dict | None:
     return teams or None
 
 
-def round_data(post, sheet, game: dict) -> dict:
-    """Return the round the entry form describes, for the engine to check."""
+def round_data(post, sheet, game: dict, *, complete: bool = True) -> dict:
+    """Return the round the entry form describes, for the engine to check.
+
+    With ``complete``, a Num King bid or tricks left empty is refused, naming the player
+    (an empty stepper is not a 0); a round in progress (``complete=False``) may leave them empty.
+    """
     players = sheet.players
     entry = game["entry"]
     if entry == "coop":
@@ -82,11 +86,22 @@ def round_data(post, sheet, game: dict) -> dict:
             placed = parse_int(post.get("deck")) or placed
         return {"placed": placed}
     if entry == "bid_tricks":
-        entries = {}
+        entries, missing = {}, []
         for seat, name in enumerate(players):
             bid = _int(post.get(f"bid-{seat}"), f"entries.{name}.bid", name)
             tricks = _int(post.get(f"tricks-{seat}"), f"entries.{name}.tricks", name)
+            if complete:
+                for field, value, message in (
+                    ("bid", bid, _("%(name)s: the bid is missing.")),
+                    ("tricks", tricks, _("%(name)s: the tricks taken are missing.")),
+                ):
+                    if value is None:
+                        missing.append(
+                            {"path": f"entries.{name}.{field}", "code": "required", "message": message % {"name": name}}
+                        )
             entries[name] = {"bid": bid if bid is not None else 0, "tricks": tricks if tricks is not None else 0}
+        if missing:
+            raise InvalidInput(missing)
         data = {"entries": entries}
         cards = _int(post.get("cards"), "cards", _("Cards dealt"))
         if cards is not None:
@@ -181,3 +196,19 @@ def seat_entry(post, sheet, game: dict, seat: int) -> dict:
             out["placed"] = placed
         return out
     return round_data(post, sheet, game).get("entries", {}).get(name, {})
+
+
+def name_players(errors: list[dict], players) -> list[dict]:
+    """Return the engine's errors about one player's entry with the player's name in front.
+
+    "entries.Léa.bid: Annonce de 5 plis…" reads "Léa : annonce de 5 plis…" on the form.
+    """
+    out = []
+    for error in errors:
+        parts = str(error.get("path", "")).split(".")
+        message = error.get("message", "")
+        name = parts[1] if len(parts) >= 3 and parts[0] == "entries" and parts[1] in players else None
+        if name and not message.startswith(name):
+            message = _("%(name)s: %(message)s") % {"name": name, "message": message[:1].lower() + message[1:]}
+        out.append({**error, "message": message})
+    return out

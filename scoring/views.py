@@ -11,7 +11,6 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import seat_token
@@ -29,14 +28,6 @@ from scoring.qr import qr_svg
 MAX_FORM_PLAYERS = 12
 
 
-CHOICE_LABELS = {
-    "classic": _lazy("Classic (1 point a card)"),
-    "competition": _lazy("Competition (face value)"),
-    "threshold": _lazy("Until someone reaches 30"),
-    "fixed": _lazy("5 rounds"),
-}
-
-
 def _form_options(game: dict, post) -> list[dict]:
     """Return the game's options as the new-sheet form shows them, keeping posted values."""
     mode_names = {m["slug"]: m["name"] for m in game.get("modes", [])}
@@ -50,7 +41,11 @@ def _form_options(game: dict, post) -> list[dict]:
             current = posted or spec.get("default")
             item["kind"] = "choice"
             item["choices"] = [
-                {"value": c, "label": mode_names.get(c) or CHOICE_LABELS.get(c, c), "checked": c == current}
+                {
+                    "value": c,
+                    "label": mode_names.get(c) or spec.get("choice_labels", {}).get(c, c),
+                    "checked": c == current,
+                }
                 for c in spec["choices"]
             ]
             if spec.get("default") is None:
@@ -101,7 +96,10 @@ def sheet_new(request, slug):
         players = services.clean_players([n for n in names if n.strip()])
         try:
             options = forms.sheet_options(request.POST, game)
-            teams = forms.sheet_teams(request.POST, names) if "teams" in game["options"] else None
+            # The page's form says whether teams are played; team choices left behind a
+            # "play in teams" box unticked count for nothing. Other clients send teams only when played.
+            in_teams = request.POST.get("play-teams") == "on" or "teams-asked" not in request.POST
+            teams = forms.sheet_teams(request.POST, names) if "teams" in game["options"] and in_teams else None
             if teams:
                 options["teams"] = teams
             user = request.user if request.user.is_authenticated else None
@@ -140,6 +138,7 @@ def sheet_new(request, slug):
             "rows": rows,
             "options": _form_options(game, post),
             "teams": "teams" in game["options"],
+            "play_teams": bool(post and post.get("play-teams") == "on"),
             "team_names": [_("Team %(t)s") % {"t": t} for t in "ABCDEF"],
         },
         status=400 if errors else 200,
@@ -470,7 +469,9 @@ def draft_save(request, sheet_id):
                 if entry:
                     entries[name] = entry
             fields = {
-                k: v for k, v in forms.round_data(request.POST, sheet, game).items() if k in sheet.engine.draft_fields
+                k: v
+                for k, v in forms.round_data(request.POST, sheet, game, complete=False).items()
+                if k in sheet.engine.draft_fields
             }
             services.draft_put(sheet=sheet, entries=entries, fields=fields, lang=lang, number=parse_int(number))
     except services.InvalidInput as exc:
@@ -499,7 +500,8 @@ def round_add(request, sheet_id):
         number = parse_int(request.POST.get("number", ""))
         services.round_add(sheet=sheet, data=data, lang=lang, number=number)
     except services.InvalidInput as exc:
-        context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, posted=request.POST)
+        errors = forms.name_players(exc.errors, sheet.players)
+        context = _sheet_context(request, sheet, role, lang=lang, form_errors=errors, posted=request.POST)
         return render(request, "scoring/sheet.html", context, status=400)
     except services.VersionMismatch:
         messages.warning(
@@ -528,7 +530,7 @@ def round_edit(request, sheet_id, number):
             version = parse_int(request.POST.get("version", ""))
             services.round_edit(sheet=sheet, number=number, data=data, lang=lang, if_version=version)
         except services.InvalidInput as exc:
-            errors = exc.errors
+            errors = forms.name_players(exc.errors, sheet.players)
         except services.VersionMismatch:
             messages.warning(request, _("The sheet changed on another phone: check the round and save again."))
             return redirect("round-edit", sheet.pk, number)

@@ -317,6 +317,8 @@ class Option:
         entry = {"default": self.default, "label": pick(self.label, lang)}
         if self.kind == "choice":
             entry["choices"] = list(self.choices)
+            # The engine names its choices in each language; pages show these names, never the slugs.
+            entry["choice_labels"] = {slug: pick(label, lang) for slug, label in self.choices.items()}
         else:
             entry["type"] = self.kind
             if self.kind in ("int", "seat"):

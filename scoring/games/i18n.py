@@ -68,12 +68,24 @@ MESSAGES = {
         "en": "Players must be a list of names.",
     },
     "players_count": {
-        "fr": "Il faut de {min} à {max} joueurs ({count} donnés).",
-        "en": "This game needs {min} to {max} players ({count} given).",
+        "fr": {
+            "one": "Il faut de {min} à {max} joueurs ({count} donné).",
+            "other": "Il faut de {min} à {max} joueurs ({count} donnés).",
+        },
+        "en": {
+            "one": "This game needs {min} to {max} players ({count} given).",
+            "other": "This game needs {min} to {max} players ({count} given).",
+        },
     },
     "players_count_mode": {
-        "fr": "Le mode {mode} se joue de {min} à {max} joueurs ({count} donnés).",
-        "en": "Mode {mode} is played by {min} to {max} players ({count} given).",
+        "fr": {
+            "one": "Le mode {mode} se joue de {min} à {max} joueurs ({count} donné).",
+            "other": "Le mode {mode} se joue de {min} à {max} joueurs ({count} donnés).",
+        },
+        "en": {
+            "one": "Mode {mode} is played by {min} to {max} players ({count} given).",
+            "other": "Mode {mode} is played by {min} to {max} players ({count} given).",
+        },
     },
     "player_name_invalid": {
         "fr": "Nom de joueur invalide : {name} (un texte non vide est attendu).",
@@ -141,20 +153,44 @@ MESSAGES = {
         "en": "Team listed twice: {name}.",
     },
     "team_too_small": {
-        "fr": "Équipe trop petite : {team} ({count} joueur(s), au moins {min}).",
-        "en": "Team too small: {team} ({count} player(s), at least {min}).",
+        "fr": {
+            "one": "Équipe trop petite : {team} ({count} joueur, au moins {min}).",
+            "other": "Équipe trop petite : {team} ({count} joueurs, au moins {min}).",
+        },
+        "en": {
+            "one": "Team too small: {team} ({count} player, at least {min}).",
+            "other": "Team too small: {team} ({count} players, at least {min}).",
+        },
     },
     "team_size": {
-        "fr": "L'équipe {team} doit compter exactement {size} joueurs ({count} donnés).",
-        "en": "Team {team} must have exactly {size} players ({count} given).",
+        "fr": {
+            "one": "L'équipe {team} doit compter exactement {size} joueurs ({count} donné).",
+            "other": "L'équipe {team} doit compter exactement {size} joueurs ({count} donnés).",
+        },
+        "en": {
+            "one": "Team {team} must have exactly {size} players ({count} given).",
+            "other": "Team {team} must have exactly {size} players ({count} given).",
+        },
     },
     "team_count": {
-        "fr": "Il faut au moins {min} équipes ({count} données).",
-        "en": "At least {min} teams are needed ({count} given).",
+        "fr": {
+            "one": "Il faut au moins {min} équipes ({count} donnée).",
+            "other": "Il faut au moins {min} équipes ({count} données).",
+        },
+        "en": {
+            "one": "At least {min} teams are needed ({count} given).",
+            "other": "At least {min} teams are needed ({count} given).",
+        },
     },
     "team_count_exact": {
-        "fr": "Il faut exactement {count_expected} équipes ({count} données).",
-        "en": "Exactly {count_expected} teams are needed ({count} given).",
+        "fr": {
+            "one": "Il faut exactement {count_expected} équipes ({count} donnée).",
+            "other": "Il faut exactement {count_expected} équipes ({count} données).",
+        },
+        "en": {
+            "one": "Exactly {count_expected} teams are needed ({count} given).",
+            "other": "Exactly {count_expected} teams are needed ({count} given).",
+        },
     },
     "player_in_two_teams": {
         "fr": "Joueur dans deux équipes : {name}.",
@@ -198,8 +234,14 @@ MESSAGES = {
         "en": "Too many rounds: {count} (at most {max}).",
     },
     "too_many_rounds": {
-        "fr": "Trop de manches : la partie est terminée après la manche {finished} ({count} données).",
-        "en": "Too many rounds: the game is over after round {finished} ({count} given).",
+        "fr": {
+            "one": "Trop de manches : la partie est terminée après la manche {finished} ({count} donnée).",
+            "other": "Trop de manches : la partie est terminée après la manche {finished} ({count} données).",
+        },
+        "en": {
+            "one": "Too many rounds: the game is over after round {finished} ({count} given).",
+            "other": "Too many rounds: the game is over after round {finished} ({count} given).",
+        },
     },
     "round_type": {
         "fr": "Une manche doit être un objet.",
@@ -291,13 +333,26 @@ MESSAGES = {
         "en": "Too many copies of {card} in the round: {count} (the deck has {max}).",
     },
     # --- Num King --------------------------------------------------------
+    # Above the cards dealt, a bid (or tricks) is at least 2: only the cards need their plural.
     "bid_above_cards": {
-        "fr": "Annonce de {bid} plis pour {cards} cartes distribuées.",
-        "en": "Bid of {bid} tricks for {cards} cards dealt.",
+        "fr": {
+            "one": "Annonce de {bid} plis pour {cards} carte distribuée.",
+            "other": "Annonce de {bid} plis pour {cards} cartes distribuées.",
+        },
+        "en": {
+            "one": "Bid of {bid} tricks for {cards} card dealt.",
+            "other": "Bid of {bid} tricks for {cards} cards dealt.",
+        },
     },
     "tricks_above_cards": {
-        "fr": "{tricks} plis pris pour {cards} cartes distribuées.",
-        "en": "{tricks} tricks taken for {cards} cards dealt.",
+        "fr": {
+            "one": "{tricks} plis pris pour {cards} carte distribuée.",
+            "other": "{tricks} plis pris pour {cards} cartes distribuées.",
+        },
+        "en": {
+            "one": "{tricks} tricks taken for {cards} card dealt.",
+            "other": "{tricks} tricks taken for {cards} cards dealt.",
+        },
     },
     "tricks_sum": {
         "fr": "Les plis pris ({total}) dépassent les cartes distribuées ({cards}).",
@@ -356,12 +411,21 @@ MESSAGES = {
         "en": "{cards}: same colour, only the smallest counts → 0",
     },
     "d.malus_numeric": {
-        "fr": "{cards}: {count} carte(s) numérique(s) → {points}",
-        "en": "{cards}: {count} numeric card(s) → {points}",
+        "fr": {
+            "one": "{cards}: {count} carte numérique → {points}",
+            "other": "{cards}: {count} cartes numériques → {points}",
+        },
+        "en": {"one": "{cards}: {count} numeric card → {points}", "other": "{cards}: {count} numeric cards → {points}"},
     },
     "d.malus_special": {
-        "fr": "{cards}: {count} carte(s) spéciale(s) ou action × {each} → {points}",
-        "en": "{cards}: {count} special or action card(s) × {each} → {points}",
+        "fr": {
+            "one": "{cards}: {count} carte spéciale ou action × {each} → {points}",
+            "other": "{cards}: {count} cartes spéciales ou action × {each} → {points}",
+        },
+        "en": {
+            "one": "{cards}: {count} special or action card × {each} → {points}",
+            "other": "{cards}: {count} special or action cards × {each} → {points}",
+        },
     },
     "d.went_out": {"fr": "Aucune carte restante → 0", "en": "No card left → 0"},
     "d.neutralised": {
@@ -422,20 +486,44 @@ MESSAGES = {
         "en": "Rounds {first}–{last}: {run} exact bids in a row → +{points} (provisional: the game goes on)",
     },
     "d.bid_exact": {
-        "fr": "Annonce {bid}, {tricks} pli(s) : réussie → 10 + 3 × {bid} = {points}",
-        "en": "Bid {bid}, {tricks} trick(s): made → 10 + 3 × {bid} = {points}",
+        "fr": {
+            "one": "Annonce {bid}, {tricks} pli : réussie → 10 + 3 × {bid} = {points}",
+            "other": "Annonce {bid}, {tricks} plis : réussie → 10 + 3 × {bid} = {points}",
+        },
+        "en": {
+            "one": "Bid {bid}, {tricks} trick: made → 10 + 3 × {bid} = {points}",
+            "other": "Bid {bid}, {tricks} tricks: made → 10 + 3 × {bid} = {points}",
+        },
     },
     "d.bid_missed": {
-        "fr": "Annonce {bid}, {tricks} pli(s) : écart {gap} → −3 × {gap} = {points}",
-        "en": "Bid {bid}, {tricks} trick(s): off by {gap} → −3 × {gap} = {points}",
+        "fr": {
+            "one": "Annonce {bid}, {tricks} pli : écart {gap} → −3 × {gap} = {points}",
+            "other": "Annonce {bid}, {tricks} plis : écart {gap} → −3 × {gap} = {points}",
+        },
+        "en": {
+            "one": "Bid {bid}, {tricks} trick: off by {gap} → −3 × {gap} = {points}",
+            "other": "Bid {bid}, {tricks} tricks: off by {gap} → −3 × {gap} = {points}",
+        },
     },
     "d.zero_exact": {
-        "fr": "Annonce 0 réussie sur {dealt} carte(s) → 20 + 2 × {dealt} = {points}",
-        "en": "Bid 0 made on {dealt} card(s) → 20 + 2 × {dealt} = {points}",
+        "fr": {
+            "one": "Annonce 0 réussie sur {dealt} carte → 20 + 2 × {dealt} = {points}",
+            "other": "Annonce 0 réussie sur {dealt} cartes → 20 + 2 × {dealt} = {points}",
+        },
+        "en": {
+            "one": "Bid 0 made on {dealt} card → 20 + 2 × {dealt} = {points}",
+            "other": "Bid 0 made on {dealt} cards → 20 + 2 × {dealt} = {points}",
+        },
     },
     "d.zero_missed": {
-        "fr": "Annonce 0, {tricks} pli(s) : ratée → −(10 + 5 × {tricks}) = {points}",
-        "en": "Bid 0, {tricks} trick(s): failed → −(10 + 5 × {tricks}) = {points}",
+        "fr": {
+            "one": "Annonce 0, {tricks} pli : ratée → −(10 + 5 × {tricks}) = {points}",
+            "other": "Annonce 0, {tricks} plis : ratée → −(10 + 5 × {tricks}) = {points}",
+        },
+        "en": {
+            "one": "Bid 0, {tricks} trick: failed → −(10 + 5 × {tricks}) = {points}",
+            "other": "Bid 0, {tricks} tricks: failed → −(10 + 5 × {tricks}) = {points}",
+        },
     },
     "d.coop_won": {
         "fr": "{placed} cartes posées sur {deck} : victoire de la table",
@@ -446,13 +534,44 @@ MESSAGES = {
         "en": "{placed} of {deck} cards placed: the table loses",
     },
     "d.adversaire": {
-        "fr": "{placed} carte(s) de sa couleur posée(s) sur 17",
-        "en": "{placed} of 17 own-colour cards placed",
+        "fr": {
+            "one": "{placed} carte de sa couleur posée sur 17",
+            "other": "{placed} cartes de sa couleur posées sur 17",
+        },
+        "en": {"one": "{placed} of 17 own-colour cards placed", "other": "{placed} of 17 own-colour cards placed"},
     },
     "d.adversaire_eliminated": {
-        "fr": "{placed} carte(s) de sa couleur posée(s) sur 17, éliminé",
-        "en": "{placed} of 17 own-colour cards placed, eliminated",
+        "fr": {
+            "one": "{placed} carte de sa couleur posée sur 17, éliminé",
+            "other": "{placed} cartes de sa couleur posées sur 17, éliminé",
+        },
+        "en": {
+            "one": "{placed} of 17 own-colour cards placed, eliminated",
+            "other": "{placed} of 17 own-colour cards placed, eliminated",
+        },
     },
+}
+
+
+# Messages with plural forms: the parameter whose count picks the form (see `t`).
+PLURALS = {
+    "players_count": "count",
+    "players_count_mode": "count",
+    "team_size": "count",
+    "team_count": "count",
+    "team_count_exact": "count",
+    "too_many_rounds": "count",
+    "team_too_small": "count",
+    "bid_above_cards": "cards",
+    "tricks_above_cards": "cards",
+    "d.malus_numeric": "count",
+    "d.malus_special": "count",
+    "d.bid_exact": "tricks",
+    "d.bid_missed": "tricks",
+    "d.zero_exact": "dealt",
+    "d.zero_missed": "tricks",
+    "d.adversaire": "placed",
+    "d.adversaire_eliminated": "placed",
 }
 
 
@@ -461,12 +580,31 @@ def pick(texts, lang):
     return texts.get(lang) or texts["fr"]
 
 
+def plural_form(count, lang):
+    """Return "one" or "other": the form a message takes for ``count`` in ``lang``.
+
+    French counts 0 and 1 as singular ("0 carte", "1 carte"), English only 1.
+    """
+    try:
+        n = abs(int(str(count).replace("−", "-")))
+    except (TypeError, ValueError):
+        return "other"
+    return "one" if (n <= 1 if lang == "fr" else n == 1) else "other"
+
+
 def t(code, lang="fr", **params):
-    """Render message ``code`` in ``lang`` with ``params`` (French when lang is unknown)."""
+    """Render message ``code`` in ``lang`` with ``params`` (French when lang is unknown).
+
+    A message with plural forms gives each language ``{"one": ..., "other": ...}``;
+    the parameter named for it in PLURALS picks the form.
+    """
     texts = MESSAGES.get(code)
     if texts is None:
         return code
     template = pick(texts, lang)
+    if isinstance(template, dict):
+        form = plural_form(params.get(PLURALS.get(code, "count")), lang if lang in LANGS else "fr")
+        template = template.get(form) or template["other"]
     try:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):

@@ -102,3 +102,14 @@ def signed(points) -> str:
     if not isinstance(points, int):
         return ""
     return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+
+
+@register.filter
+def action_name(action: str) -> str:
+    """Return an action card's printed name in the page's language, from the engine's catalogue."""
+    from django.utils.translation import get_language
+
+    from scoring.games.i18n import ACTIONS, pick
+
+    names = ACTIONS.get(action)
+    return pick(names, (get_language() or "fr")[:2]) if names else action

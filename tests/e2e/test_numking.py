@@ -81,6 +81,8 @@ def test_numking_four_players_to_the_end(phone):
             steppers, typed = ("bid", "tricks") if k % 2 else ("tricks", "bid")
             wanted = {"bid": bids[seat], "tricks": tricks[seat]}
             field = page.locator(f"#{steppers}-{seat}")
+            if field.input_value() == "":
+                step(page, f"{steppers}-{seat}", -1)  # a stepper starts empty: "−" sets it to 0
             current = int(field.input_value() or 0)
             if wanted[steppers] != current:
                 step(

@@ -353,3 +353,13 @@ def test_it_switches_language_only_from_its_own_pages(client):
     assert r.status_code == 302
     assert "Keep the score" in client.get("/").content.decode()
     assert client.get("/i18n/setlang/").status_code == 405
+
+
+def test_it_ignores_team_choices_left_behind_an_unticked_play_in_teams_box(client):
+    form = {"player": ["A", "B", "C", "D"], "teams-asked": "1", "team-0": "Équipe A", "team-1": "Équipe A"}
+    r = client.post("/new/numx/", {**form, "team-2": "Équipe B", "team-3": "Équipe B"})
+    assert r.status_code == 302
+    assert Sheet.objects.get().options["teams"] is None
+    r = client.post("/new/numx/", {**form, "team-2": "Équipe B", "team-3": "Équipe B", "play-teams": "on"})
+    assert r.status_code == 302
+    assert Sheet.objects.latest("created_at").options["teams"] == {"Équipe A": ["A", "B"], "Équipe B": ["C", "D"]}
