@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from numapp import pwa
 from numapp import views as numapp_views
 from numapp.ratelimit import limit_posts
 from scoring import views
@@ -25,6 +26,10 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("api/v1/", include("scoring.api.urls")),
     path("admin/", admin.site.urls),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("offline/<str:lang>/", pwa.offline, name="offline"),
+    path("engine/<str:digest>.json", pwa.engine_bundle_view, name="engine-bundle"),
 ]
 
 handler404 = "numapp.views.not_found"
