@@ -144,6 +144,7 @@ def _sw_config() -> dict:
         "pyodideVersion": pyodide,
         "engine": engine,
         "logout": reverse("account_logout"),
+        "manifest": reverse("manifest"),
     }
 
 

@@ -37,6 +37,7 @@
   }
 
   async function start() {
+    performance.mark("num-engine-start");
     if (!script || !window.Worker || typeof WebAssembly !== "object") { finish(false); return; }
     await controlled();
     try {

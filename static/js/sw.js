@@ -1,15 +1,15 @@
 // Num scores' service worker: the app opens, and the sheets this device has opened open
 // again, without network. Served at /sw.js by numapp/pwa.py, which writes `CONFIG` above
 // this file: { version, shell, offline: {fr, en}, static, pyodide, pyodideVersion, engine,
-// logout }. No inline script, no eval; nothing from another host.
+// logout, manifest }. No inline script, no eval; nothing from another host.
 "use strict";
 
 const SHELL = `num-shell-${CONFIG.version}`;  // the app shell, fetched on install
 const STATIC = `num-static-${CONFIG.version}`;  // other static files, as they are asked for
 const PYODIDE = `num-pyodide-${CONFIG.pyodideVersion}`;  // the Python runtime: kept across deployments
-const ENGINE = `num-engine-${CONFIG.engine.replace(/\W+/g, "-")}`;  // the engines' source, by content hash
+const ENGINE = `num-engine-${CONFIG.engine.replace(/^.*\/|\.json$/g, "")}`;  // the engines' source, by content hash
 const PAGES = "num-pages-1";  // pages this device opened: kept across deployments
-const PREFS = "num-prefs-1";  // the language of the last page shown
+const PREFS = "num-prefs-1";  // the manifest, and the language of the last page shown
 const LANG_KEY = "/offline/lang";
 const KEEP = [SHELL, STATIC, PYODIDE, ENGINE, PAGES, PREFS];
 const MAX_PAGES = 60;
@@ -75,6 +75,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(cacheFirst(event, STATIC));
   } else if (url.pathname === CONFIG.engine) {
     event.respondWith(cacheFirst(event, ENGINE));
+  } else if (url.pathname === CONFIG.manifest) {
+    event.respondWith(networkFirst(event, PREFS));
   }
   // Anything else (the API, the share page's polling) goes to the network untouched.
 });
@@ -93,6 +95,21 @@ async function cacheFirst(event, name) {
   } catch (err) {
     const alias = await caches.match(unhashed(request.url), { ignoreVary: true });
     if (alias) return alias;
+    throw err;
+  }
+}
+
+async function networkFirst(event, name) {
+  try {
+    const resp = await fetch(event.request);
+    if (keepable(resp)) {
+      const copy = resp.clone();
+      event.waitUntil(caches.open(name).then((cache) => cache.put(event.request, copy)));
+    }
+    return resp;
+  } catch (err) {
+    const copy = await caches.match(event.request, { cacheName: name, ignoreVary: true });
+    if (copy) return copy;
     throw err;
   }
 }

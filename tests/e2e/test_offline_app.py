@@ -191,6 +191,23 @@ def engine_ready(page):
     )
 
 
+CACHED = """async () => {
+  const out = {};
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    out[name] = (await cache.keys()).map((r) => new URL(r.url).pathname);
+  }
+  return out;
+}"""
+RUNTIME_KEPT = """() => caches.keys().then(async (names) => {
+  const pyodide = names.find((n) => n.startsWith("num-pyodide-"));
+  const engine = names.find((n) => n.startsWith("num-engine-"));
+  if (!pyodide || !engine) return false;
+  const files = (await (await caches.open(pyodide)).keys()).length;
+  return files === 5 && (await (await caches.open(engine)).keys()).length === 1;
+})"""
+
+
 def open_sheet(page) -> str:
     sheet_id = new_sheet(page, "numx", ["Elya", "Sasha"])
     assert engine_ready(page) is True
@@ -245,6 +262,9 @@ def test_it_opens_a_known_sheet_and_scores_without_network(phone):
     page = phone
     sheet_id = open_sheet(page)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # The service worker stores what the engine's worker fetched as it streams by: wait for
+    # the five runtime files and the engine bundle to be stored before cutting the network.
+    page.wait_for_function(RUNTIME_KEPT, timeout=ENGINE_TIMEOUT_MS)
     context = page.context
     context.set_offline(True)
 
@@ -281,11 +301,39 @@ def test_it_opens_a_known_sheet_and_scores_without_network(phone):
         page.set_viewport_size({"width": width, "height": 844})
         shot(page, f"offline-page-{width}")
 
-    # Back online, the sheet comes from the network again.
+    # Back online, the sheet comes from the network again; a round saved through the form
+    # leaves the new page in the cache, and nothing posted, nothing from the API.
     context.set_offline(False)
     response = page.goto(f"/sheets/{sheet_id}/")
     assert response.status == 200
-    expect(page.locator("h1")).to_have_text("Num-X")
+    page.set_viewport_size(PHONE)
+    elya = page.locator("fieldset.hand[data-name='Elya']")
+    elya.locator(".colour[data-kind='green']").click()
+    elya.locator(".value[data-value='4']").click()
+    expect(elya.locator("output.live")).to_have_text("= 4 pts")
+    page.locator("#save-round").click()
+    page.wait_for_url(f"**/sheets/{sheet_id}/#totals")
+    cached = page.evaluate(CACHED)
+    pages = cached["num-pages-1"]
+    assert set(pages) <= {"/", f"/sheets/{sheet_id}/"} and f"/sheets/{sheet_id}/" in pages
+    everything = [path for paths in cached.values() for path in paths]
+    assert not [p for p in everything if p.startswith("/api/") or p.endswith("/rounds/")]
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("table.scores tbody tr:has(details.cell)")).to_have_count(1)  # the saved round, offline
+    context.set_offline(False)
+
+    # Logging out forgets the pages kept on this phone.
+    page.evaluate("""() => {
+      const form = document.createElement("form");
+      form.method = "post";
+      form.action = "/accounts/logout/";
+      form.append(document.querySelector("input[name=csrfmiddlewaretoken]").cloneNode());
+      document.body.append(form);
+      form.submit();
+    }""")
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => caches.has('num-pages-1').then((kept) => !kept)")
 
 
 def test_it_is_installable(browser, live_server, tmp_path):
