@@ -63,7 +63,7 @@ TIMED = """async ([n, slug, players, options, rounds, lang]) => {
   return { engine, network };
 }"""
 READY = """async () => {
-  const ok = await window.NumEngine.ready;
+  const ok = await Promise.race([window.NumEngine.ready, new Promise((r) => setTimeout(() => r(false), 180000))]);
   const mark = performance.getEntriesByName(ok ? "num-engine-ready" : "num-engine-failed")[0];
   const nav = performance.getEntriesByType("navigation")[0];
   const start = performance.getEntriesByName("num-engine-start")[0];
@@ -111,8 +111,14 @@ def lighthouse(base: str, out: pathlib.Path) -> dict:
     return {"version": data["lighthouseVersion"], "score": category["score"], "audits": audits}
 
 
+def _on_signal(signum, frame):
+    raise SystemExit(128 + signum)  # runs main's `finally`, which stops gunicorn
+
+
 def main() -> int:
     from playwright.sync_api import sync_playwright
+
+    signal.signal(signal.SIGTERM, _on_signal)
 
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="numapp-pwa-"))
     env = {

@@ -44,10 +44,34 @@ def num_score(slug, body, lang):
 `;
 
 let scoreFn = null;
+let started = 0;
+let settled = false;
+
+function loaded(ok, error) {
+  if (settled) return;
+  settled = true;
+  self.postMessage({ type: "loaded", ok, ms: performance.now() - started, error: error ? String(error) : undefined });
+}
+
+// Pyodide does not reject when WebAssembly is refused (a Content-Security-Policy without
+// 'wasm-unsafe-eval' for this worker): it logs a warning and its promise never settles.
+// Compiling the smallest module first turns that into a clear failure, and any error
+// left unhandled while loading ends the loading.
+function wasmAllowed() {
+  try {
+    new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+    return true;
+  } catch (err) {
+    return false;
+  }
+}
+self.addEventListener("unhandledrejection", (event) => { if (!scoreFn) loaded(false, event.reason); });
+self.addEventListener("error", (event) => { if (!scoreFn) loaded(false, event.message); });
 
 async function load(msg) {
-  const started = performance.now();
+  started = performance.now();
   try {
+    if (!wasmAllowed()) throw new Error("WebAssembly is not allowed in this worker");
     const base = new URL(msg.pyodide, self.location.href).href;
     const source = fetch(msg.bundle).then((resp) => {
       if (!resp.ok) throw new Error(`engine bundle: HTTP ${resp.status}`);
@@ -65,9 +89,9 @@ async function load(msg) {
     py.globals.set("NUM_MESSAGES", JSON.stringify(bundle.messages));
     py.runPython(GLUE);
     scoreFn = py.globals.get("num_score");
-    self.postMessage({ type: "loaded", ok: true, ms: performance.now() - started });
+    loaded(true);
   } catch (err) {
-    self.postMessage({ type: "loaded", ok: false, ms: performance.now() - started, error: String(err) });
+    loaded(false, err);
   }
 }
 

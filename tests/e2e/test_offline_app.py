@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
+from numapp.middleware import CSP, WORKER_CSP
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, new_sheet, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -256,6 +257,31 @@ def test_it_previews_points_in_the_page_without_asking_the_server(phone):
     elya.locator(".value[data-value='7']").click()
     expect(elya.locator("output.live")).to_have_text("= 14 pts")
     assert asked == []
+
+
+@pytest.mark.parametrize(("policy", "ready"), [(WORKER_CSP, True), (CSP, False)], ids=["worker-policy", "page-policy"])
+def test_it_loads_the_engine_only_where_its_worker_may_compile_webassembly(browser, live_server, policy, ready):
+    # The test server hands out static files without the app's headers: the worker script
+    # gets here the policy that numapp/middleware.py gives it in production (or a page's).
+    context = browser.new_context(viewport=PHONE, locale="fr-FR", base_url=live_server.url, service_workers="block")
+    try:
+        page = context.new_page()
+
+        def with_policy(route):
+            response = route.fetch()
+            route.fulfill(response=response, headers={**response.headers, "content-security-policy": policy})
+
+        page.route("**/static/js/engine-worker.js", with_policy)
+        new_sheet(page, "numx", ["Elya", "Sasha"])
+        assert engine_ready(page) is ready
+        assert page.evaluate("window.NumEngine.isReady()") is ready
+        # Without the engine the preview asks the server, as before.
+        elya = page.locator("fieldset.hand[data-name='Elya']")
+        elya.locator(".colour[data-kind='red']").click()
+        elya.locator(".value[data-value='7']").click()
+        expect(elya.locator("output.live")).to_have_text("= 7 pts")
+    finally:
+        context.close()
 
 
 def test_it_opens_a_known_sheet_and_scores_without_network(phone):
