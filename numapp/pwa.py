@@ -26,6 +26,8 @@ import scoring.games
 ENGINE_DIR = Path(scoring.games.__file__).resolve().parent
 SW_SOURCE = "js/sw.js"
 PYODIDE_DIR = "vendor/pyodide/"
+# What the engine's worker fetches: the files `make vendor` copies, and nothing else.
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 # What the service worker keeps on install: enough to draw any page the device has opened.
 SHELL = [
     "css/app.css",
@@ -143,6 +145,7 @@ def _sw_config() -> dict:
         "pyodide": settings.STATIC_URL + PYODIDE_DIR,
         "pyodideVersion": pyodide,
         "engine": engine,
+        "runtime": [settings.STATIC_URL + PYODIDE_DIR + name for name in PYODIDE_FILES] + [engine],
         "logout": reverse("account_logout"),
         "manifest": reverse("manifest"),
     }

@@ -25,15 +25,22 @@
     resolveReady(ok);
   }
 
-  // A worker started while the page is not yet controlled by the service worker would
-  // fetch the runtime past it, and the runtime would not be kept for offline use.
-  function controlled() {
+  // A worker started while the page is not controlled by the service worker fetches the
+  // runtime past it. If the page stays uncontrolled once the service worker is active (it
+  // was loading while the service worker was being installed), the service worker is asked
+  // to fetch and keep the runtime first.
+  const wait = (promise, ms) => Promise.race([promise, new Promise((resolve) => setTimeout(resolve, ms))]);
+  async function controlled() {
     const sw = navigator.serviceWorker;
-    if (!sw || sw.controller) return Promise.resolve();
-    return new Promise((resolve) => {
-      sw.addEventListener("controllerchange", resolve, { once: true });
-      setTimeout(resolve, 5000);
-    });
+    if (!sw || sw.controller) return;
+    const reg = await wait(sw.ready, 10000);
+    if (!reg || !reg.active) return;
+    if (!sw.controller) await wait(new Promise((resolve) => sw.addEventListener("controllerchange", resolve, { once: true })), 1000);
+    if (sw.controller) return;
+    const channel = new MessageChannel();
+    const kept = new Promise((resolve) => { channel.port1.onmessage = resolve; });
+    reg.active.postMessage({ keep: "runtime" }, [channel.port2]);
+    await wait(kept, 120000);
   }
 
   async function start() {

@@ -3,13 +3,26 @@
 "use strict";
 
 if ("serviceWorker" in navigator) {
-  window.addEventListener("load", () => {
-    navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(() => navigator.serviceWorker.ready).then((reg) => {
+  const sw = navigator.serviceWorker;
+  window.addEventListener("load", async () => {
+    try {
+      await sw.register("/sw.js", { scope: "/" });
+      const reg = await sw.ready;
+      if (!reg.active || document.getElementById("offline")) return;
       // The offline page is shown in the language of the last page seen.
-      if (reg.active && !document.getElementById("offline")) reg.active.postMessage({ lang: document.documentElement.lang });
-    }).catch(() => {
+      reg.active.postMessage({ lang: document.documentElement.lang });
+      if (!sw.controller) {
+        await new Promise((resolve) => {
+          sw.addEventListener("controllerchange", resolve, { once: true });
+          setTimeout(resolve, 1000);
+        });
+      }
+      // Still not controlled: this page was loading while the worker was installed, so it
+      // went past it. Ask the worker to keep it for offline use.
+      if (!sw.controller) reg.active.postMessage({ keep: window.location.pathname + window.location.search });
+    } catch (e) {
       /* no service worker (private mode, old browser): the app works online as before */
-    });
+    }
   });
 }
 

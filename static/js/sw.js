@@ -1,7 +1,7 @@
 // Num scores' service worker: the app opens, and the sheets this device has opened open
 // again, without network. Served at /sw.js by numapp/pwa.py, which writes `CONFIG` above
 // this file: { version, shell, offline: {fr, en}, static, pyodide, pyodideVersion, engine,
-// logout, manifest }. No inline script, no eval; nothing from another host.
+// runtime (the engine's files), logout, manifest }. No inline script, no eval; nothing from another host.
 "use strict";
 
 const SHELL = `num-shell-${CONFIG.version}`;  // the app shell, fetched on install
@@ -171,9 +171,32 @@ async function language() {
   return "fr";
 }
 
+// A page that was already loading when this worker took over is not controlled by it: its
+// own address and the engine's files went past it. The page asks for them to be kept
+// (pwa.js, engine.js); the answer on the message's port says when it is done.
+async function keep(what) {
+  if (what === "runtime") {
+    await Promise.all(CONFIG.runtime.map(async (url) => {
+      const name = url === CONFIG.engine ? ENGINE : PYODIDE;
+      if (await caches.match(url, { cacheName: name })) return;
+      const resp = await fetch(url);
+      if (keepable(resp)) await (await caches.open(name)).put(url, resp);
+    }));
+    return;
+  }
+  const url = new URL(what, self.location.href);
+  if (url.origin !== self.location.origin || url.search || !PAGES_KEPT.some((re) => re.test(url.pathname))) return;
+  const resp = await fetch(url.href, { credentials: "same-origin" });
+  if (keepable(resp) && !resp.redirected) await keepPage(url.origin + url.pathname, resp);
+}
+
 self.addEventListener("message", (event) => {
-  const lang = event.data && event.data.lang;
-  if (lang === "fr" || lang === "en") {
-    event.waitUntil(caches.open(PREFS).then((cache) => cache.put(LANG_KEY, new Response(lang))));
+  const msg = event.data || {};
+  if (msg.lang === "fr" || msg.lang === "en") {
+    event.waitUntil(caches.open(PREFS).then((cache) => cache.put(LANG_KEY, new Response(msg.lang))));
+  }
+  if (typeof msg.keep === "string") {
+    const done = keep(msg.keep).then(() => true, () => false);
+    event.waitUntil(done.then((ok) => { if (event.ports[0]) event.ports[0].postMessage(ok); }));
   }
 });

@@ -208,6 +208,9 @@ RUNTIME_KEPT = """() => caches.keys().then(async (names) => {
   return files === 5 && (await (await caches.open(engine)).keys()).length === 1;
 })"""
 
+PAGE_KEPT = """([path, text]) => caches.match(path, { cacheName: "num-pages-1" })
+  .then((r) => (r ? r.text() : null)).then((html) => html !== null && html.includes(text))"""
+
 
 def open_sheet(page) -> str:
     sheet_id = new_sheet(page, "numx", ["Elya", "Sasha"])
@@ -287,10 +290,11 @@ def test_it_loads_the_engine_only_where_its_worker_may_compile_webassembly(brows
 def test_it_opens_a_known_sheet_and_scores_without_network(phone):
     page = phone
     sheet_id = open_sheet(page)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    # The service worker stores what the engine's worker fetched as it streams by: wait for
-    # the five runtime files and the engine bundle to be stored before cutting the network.
+    # The service worker stores the page and what the engine's worker fetched as they go by
+    # (or fetches them itself when the page loaded while it was being installed): wait for
+    # the page, the five runtime files and the engine bundle before cutting the network.
     page.wait_for_function(RUNTIME_KEPT, timeout=ENGINE_TIMEOUT_MS)
+    page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{sheet_id}/", ""])
     context = page.context
     context.set_offline(True)
 
@@ -339,6 +343,8 @@ def test_it_opens_a_known_sheet_and_scores_without_network(phone):
     expect(elya.locator("output.live")).to_have_text("= 4 pts")
     page.locator("#save-round").click()
     page.wait_for_url(f"**/sheets/{sheet_id}/#totals")
+    # The new page is stored once its answer has gone by: wait for the copy with the round.
+    page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{sheet_id}/", '<details class="cell">'])
     cached = page.evaluate(CACHED)
     pages = cached["num-pages-1"]
     assert set(pages) <= {"/", f"/sheets/{sheet_id}/"} and f"/sheets/{sheet_id}/" in pages

@@ -98,6 +98,10 @@ def test_it_serves_the_service_worker_from_the_root_never_cached(client):
         assert client.get(url).status_code == 200, url
     for name in ("css/app.css", "js/app.js", "js/engine.js", "js/engine-worker.js", "js/pwa.js"):
         assert f"/static/{name}" in config["shell"]
+    # What the engine's worker fetches, for the service worker to keep: the vendored files and the bundle.
+    assert sorted(config["runtime"]) == sorted(
+        [f"/static/vendor/pyodide/{n}" for n in PYODIDE_FILES] + [config["engine"]]
+    )
     assert client.post("/sw.js").status_code == 405
 
 
