@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test fuzz lint format bench-engine bench bench-purge bench-leaderboard messages clean
+.PHONY: install run test fuzz lint format bench-engine bench bench-purge bench-leaderboard messages vendor icons clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -50,8 +50,23 @@ bench-leaderboard: install
 	$(BIN)/python bench/leaderboard.py $(BENCH_ARGS)
 
 messages: install
-	$(BIN)/python manage.py makemessages -l fr -l en --no-location --ignore '.venv/*' --ignore 'var/*'
+	$(BIN)/python manage.py makemessages -l fr -l en --no-location --ignore '.venv/*' --ignore 'var/*' --ignore 'node_modules/*'
 	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
+
+# The in-page Python runtime (Pyodide, pinned in package.json / package-lock.json): only the
+# files the engines need are copied, and they are committed, so `make run` needs no Node.
+PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
+vendor:
+	npm ci --ignore-scripts --no-audit --no-fund
+	rm -rf static/vendor/pyodide
+	mkdir -p static/vendor/pyodide
+	cd node_modules/pyodide && cp $(PYODIDE_FILES) ../../static/vendor/pyodide/
+
+# The app's icons, drawn from static/favicon.svg (Debian: apt-get install librsvg2-bin).
+icons:
+	rsvg-convert -w 192 -h 192 static/favicon.svg -o static/icons/icon-192.png
+	rsvg-convert -w 512 -h 512 static/favicon.svg -o static/icons/icon-512.png
+	rsvg-convert -w 512 -h 512 static/icons/maskable.svg -o static/icons/maskable-512.png
 
 clean:
 	rm -rf $(VENV) var

@@ -5,13 +5,18 @@ import logging
 import re
 import uuid
 
+from django.conf import settings
 from django.core.signals import request_finished
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'; "
+    "connect-src 'self'; worker-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'; "
     "object-src 'none'"
 )
+# The in-page engine's worker compiles Pyodide's WebAssembly: only the worker's own script
+# (a worker's policy is the one its script is served with) may do it, never a page.
+WORKER_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
+WORKER_PATH = settings.STATIC_URL + "js/engine-worker."
 
 
 class SecurityHeadersMiddleware:
@@ -30,6 +35,8 @@ class SecurityHeadersMiddleware:
                     "style-src 'self'", "style-src 'self' 'unsafe-inline'"
                 ),
             )
+        if request.path.startswith(WORKER_PATH):
+            response.setdefault("Content-Security-Policy", WORKER_CSP)
         response.setdefault("Content-Security-Policy", CSP)
         response.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
         return response

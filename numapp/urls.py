@@ -2,7 +2,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as accounts_views
-from numapp import converters  # noqa: F401 (registers <sheet:…>, <token:…>, <num:…>)
+from numapp import (
+    converters,  # noqa: F401 (registers <sheet:…>, <token:…>, <num:…>)
+    pwa,
+)
 from numapp import views as numapp_views
 from numapp.ratelimit import limit_posts
 from scoring import views
@@ -32,6 +35,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("sheets/<sheet:sheet_id>/restore/", views.round_restore, name="round-restore"),
     path("me/sheets/<sheet:sheet_id>/restore/", accounts_views.sheet_restore, name="sheet-restore"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("offline/<str:lang>/", pwa.offline, name="offline"),
+    path("engine/<str:digest>.json", pwa.engine_bundle_view, name="engine-bundle"),
 ]
 
 handler404 = "numapp.views.not_found"

@@ -444,7 +444,8 @@ def seat_entry(request, sheet_id, seat, token):
     if request.method == "POST" and errors:
         context["form"] = forms.posted_values(sheet, request.POST)
     response = render(request, "scoring/seat.html", context, status=400 if errors else 409 if late else 200)
-    response["Cache-Control"] = "no-store"
+    # The phone's service worker may keep it (for a player opening their link offline); caches in between may not.
+    response["Cache-Control"] = "private, no-cache"
     return response
 
 

@@ -135,17 +135,12 @@ function setUpPicker(form) {
     const round = roundFromForm(form, game);
     const players = hands.length === game.players.length ? game.players : hands.map((h) => h.dataset.name);
     try {
-      const resp = await fetch(`/api/v1/games/${game.slug}/score/`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "Accept-Language": document.documentElement.lang },
-        body: JSON.stringify({ players, options: previewOptions(game, players), rounds: [round] }),
-      });
-      const body = await resp.json();
+      const { ok, body } = await scoreRounds(game.slug, players, previewOptions(game, players), [round]);
       hands.forEach((hand) => {
         const name = hand.dataset.name;
         const out = $(".live", hand);
         hand.classList.remove("invalid");
-        if (resp.ok) {
+        if (ok) {
           out.textContent = `= ${body.rounds[0].points[name]} pts`;
         } else {
           const mine = (body.errors || []).filter((e) => e.path.startsWith(`rounds[0].entries.${name}.`) || e.path === `rounds[0].entries.${name}`);
@@ -215,6 +210,25 @@ function roundFromForm(form, game, submitter) {
   let placed = num($("#placed", form));
   if (submitter && submitter.name === "won") placed = num($("input[name=deck]", form)) || placed;
   return { placed };
+}
+
+// Score without saving: in the page when the Python engine is loaded (engine.js), else by the API.
+async function scoreRounds(slug, players, options, rounds) {
+  const engine = window.NumEngine;
+  const lang = document.documentElement.lang;
+  if (engine && engine.isReady()) {
+    try {
+      return { ok: true, body: await engine.score(slug, players, options, rounds, lang) };
+    } catch (e) {
+      if (e.errors) return { ok: false, body: { errors: e.errors } };
+    }
+  }
+  const resp = await fetch(`/api/v1/games/${slug}/score/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Accept-Language": lang },
+    body: JSON.stringify({ players, options, rounds }),
+  });
+  return { ok: resp.ok, body: await resp.json() };
 }
 
 // A preview scores this round alone: drop options that only make sense across rounds.

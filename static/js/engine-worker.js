@@ -1,0 +1,112 @@
+// The in-page engine: Pyodide (CPython compiled to WebAssembly) runs the server's own
+// scoring/games modules, fetched from the server as they are (numapp/pwa.py's bundle), so
+// that there is one implementation of the rules. A module worker, started by engine.js:
+// the page stays responsive while the runtime loads and while it scores.
+//
+// In:  {type: "load", pyodide: "<folder URL>", bundle: "<URL>"} once,
+//      then {type: "score", id, slug, body: "<JSON>", lang}.
+// Out: {type: "loaded", ok, ms, error}, then {type: "scored", id, status, body} or {type: "scored", id, error}.
+
+// What scoring.api.views.ScoreView does around the engine, in Python, so that the answer
+// is the endpoint's: the same arguments, the same errors and the same "detail".
+const GLUE = `
+import json
+import sys
+
+sys.path.insert(0, "/engine")
+
+from scoring.games import GAMES
+from scoring.games.base import ScoringError
+
+MESSAGES = json.loads(NUM_MESSAGES)
+
+
+def _error(errors, status, lang):
+    if len(errors) == 1:
+        detail = errors[0]["message"]
+    else:
+        detail = MESSAGES[lang]["problems"] % {"n": len(errors)}
+    return json.dumps({"status": status, "body": {"detail": detail, "errors": errors}}, ensure_ascii=False)
+
+
+def num_score(slug, body, lang):
+    """Return, as JSON, the status and body POST /api/v1/games/{slug}/score/ answers."""
+    lang = "en" if lang.startswith("en") else "fr"
+    if slug not in GAMES:
+        message = MESSAGES[lang]["unknown_game"] % {"game": slug}
+        return _error([{"path": "slug", "code": "unknown_game", "message": message}], 404, lang)
+    body = json.loads(body)
+    try:
+        result = GAMES[slug].score(body.get("players"), body.get("options", {}), body.get("rounds", []), lang)
+    except ScoringError as exc:
+        return _error(exc.messages(lang), 400, lang)
+    return json.dumps({"status": 200, "body": result}, ensure_ascii=False)
+`;
+
+let scoreFn = null;
+let started = 0;
+let settled = false;
+
+function loaded(ok, error) {
+  if (settled) return;
+  settled = true;
+  self.postMessage({ type: "loaded", ok, ms: performance.now() - started, error: error ? String(error) : undefined });
+}
+
+// Pyodide does not reject when WebAssembly is refused (a Content-Security-Policy without
+// 'wasm-unsafe-eval' for this worker): it logs a warning and its promise never settles.
+// Compiling the smallest module first turns that into a clear failure, and any error
+// left unhandled while loading ends the loading.
+function wasmAllowed() {
+  try {
+    new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+    return true;
+  } catch (err) {
+    return false;
+  }
+}
+self.addEventListener("unhandledrejection", (event) => { if (!scoreFn) loaded(false, event.reason); });
+self.addEventListener("error", (event) => { if (!scoreFn) loaded(false, event.message); });
+
+async function load(msg) {
+  started = performance.now();
+  try {
+    if (!wasmAllowed()) throw new Error("WebAssembly is not allowed in this worker");
+    const base = new URL(msg.pyodide, self.location.href).href;
+    const source = fetch(msg.bundle).then((resp) => {
+      if (!resp.ok) throw new Error(`engine bundle: HTTP ${resp.status}`);
+      return resp.json();
+    });
+    const { loadPyodide } = await import(`${base}pyodide.mjs`);
+    const py = await loadPyodide({ indexURL: base, stdout: () => {}, stderr: () => {} });
+    const bundle = await source;
+    for (const [path, text] of Object.entries(bundle.modules)) {
+      if (!/^scoring\/games\/[\w/]+\.py$/.test(path) || path.includes("..")) throw new Error(`engine bundle: bad path ${path}`);
+      const full = `/engine/${path}`;
+      py.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+      py.FS.writeFile(full, text);
+    }
+    py.globals.set("NUM_MESSAGES", JSON.stringify(bundle.messages));
+    py.runPython(GLUE);
+    scoreFn = py.globals.get("num_score");
+    loaded(true);
+  } catch (err) {
+    loaded(false, err);
+  }
+}
+
+function score(msg) {
+  try {
+    const answer = JSON.parse(scoreFn(msg.slug, msg.body, msg.lang));
+    self.postMessage({ type: "scored", id: msg.id, status: answer.status, body: answer.body });
+  } catch (err) {
+    // An engine bug: the server would answer 500. Say so; the page falls back to the network.
+    self.postMessage({ type: "scored", id: msg.id, error: String(err) });
+  }
+}
+
+self.addEventListener("message", (event) => {
+  const msg = event.data || {};
+  if (msg.type === "load") load(msg);
+  else if (msg.type === "score") score(msg);
+});

@@ -1,0 +1,214 @@
+// Num scores' service worker: the app opens, and the sheets this device has opened open
+// again, without network. Served at /sw.js by numapp/pwa.py, which writes `CONFIG` above
+// this file: { version, shell, offline: {fr, en}, static, pyodide, pyodideVersion, engine,
+// runtime (the engine's files), logout, manifest }. No inline script, no eval; nothing from another host.
+"use strict";
+
+const SHELL = `num-shell-${CONFIG.version}`;  // the app shell, fetched on install
+const STATIC = `num-static-${CONFIG.version}`;  // other static files, as they are asked for
+const PYODIDE = `num-pyodide-${CONFIG.pyodideVersion}`;  // the Python runtime: kept across deployments
+const ENGINE = `num-engine-${CONFIG.engine.replace(/^.*\/|\.json$/g, "")}`;  // the engines' source, by content hash
+const PAGES = "num-pages-1";  // pages this device opened: kept across deployments
+const PREFS = "num-prefs-1";  // the manifest, and the language of the last page shown
+const LANG_KEY = "/offline/lang";
+const KEEP = [SHELL, STATIC, PYODIDE, ENGINE, PAGES, PREFS];
+const MAX_PAGES = 60;
+// On a network that answers slowly (a café's Wi-Fi), a kept copy is shown after this long;
+// the answer, when it comes, still replaces the copy for next time.
+const NETWORK_WAIT_MS = 6000;
+
+// The pages kept for offline use: home, a sheet, a round's edit page, a share page, a
+// player's own entry page.
+const PAGES_KEPT = [
+  /^\/$/,
+  /^\/sheets\/[^/]+\/$/,
+  /^\/sheets\/[^/]+\/rounds\/\d+\/edit\/$/,
+  /^\/w\/[^/]+\/[^/]+\/$/,
+  /^\/p\/[^/]+\/\d+\/[^/]+\/$/,
+];
+
+// whitenoise's hashed names (app.0123456789ab.css): a page kept before a deployment asks
+// for the old name, which the shell also holds under the plain name.
+const unhashed = (url) => url.replace(/\.[0-9a-f]{12}(\.[A-Za-z0-9]+)$/, "$1");
+const noStore = (resp) => /no-store/i.test(resp.headers.get("Cache-Control") || "");
+const keepable = (resp) => resp.status === 200 && resp.type === "basic" && !noStore(resp);
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(SHELL);
+    const files = CONFIG.shell.map((url) => new Request(url, { cache: "reload" }));
+    // The offline pages are the same for everyone: asked without cookies, so that fetching
+    // them never touches the visitor's session (nor takes its pending messages).
+    const offline = Object.values(CONFIG.offline).map((url) => new Request(url, { cache: "reload", credentials: "omit" }));
+    await Promise.all([...files, ...offline].map(async (request) => {
+      const resp = await fetch(request);
+      if (!resp.ok) throw new Error(`${request.url}: ${resp.status}`);
+      const alias = unhashed(request.url);
+      if (alias !== request.url) await cache.put(alias, resp.clone());
+      await cache.put(request.url, resp);
+    }));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    const names = await caches.keys();
+    await Promise.all(names.filter((n) => n.startsWith("num-") && !KEEP.includes(n)).map((n) => caches.delete(n)));
+    if (self.registration.navigationPreload) await self.registration.navigationPreload.enable();
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method !== "GET") {
+    // Never kept. Logging out forgets the pages this device kept for the account.
+    if (request.mode === "navigate" && url.pathname === CONFIG.logout) event.waitUntil(caches.delete(PAGES));
+    return;
+  }
+  if (request.mode === "navigate") {
+    event.respondWith(navigate(event, url));
+  } else if (url.pathname.startsWith(CONFIG.pyodide)) {
+    event.respondWith(cacheFirst(event, PYODIDE));
+  } else if (url.pathname.startsWith(CONFIG.static)) {
+    event.respondWith(cacheFirst(event, STATIC));
+  } else if (url.pathname === CONFIG.engine) {
+    event.respondWith(cacheFirst(event, ENGINE));
+  } else if (url.pathname === CONFIG.manifest) {
+    event.respondWith(networkFirst(event, PREFS));
+  } else if (!url.search && PAGES_KEPT.some((re) => re.test(url.pathname))
+             && (request.headers.get("Accept") || "").includes("text/html")) {
+    // A page fetching a fresh copy of itself (after saving a round): that copy is the one to keep.
+    event.respondWith(refreshPage(event, url));
+  }
+  // Anything else (the API, the share page's polling) goes to the network untouched.
+});
+
+async function cacheFirst(event, name) {
+  const request = event.request;
+  const hit = await caches.match(request, { ignoreVary: true });
+  if (hit) return hit;
+  try {
+    const resp = await fetch(request);
+    if (keepable(resp)) {
+      const copy = resp.clone();
+      event.waitUntil(caches.open(name).then((cache) => cache.put(request, copy)));
+    }
+    return resp;
+  } catch (err) {
+    const alias = await caches.match(unhashed(request.url), { ignoreVary: true });
+    if (alias) return alias;
+    throw err;
+  }
+}
+
+async function networkFirst(event, name) {
+  try {
+    const resp = await fetch(event.request);
+    if (keepable(resp)) {
+      const copy = resp.clone();
+      event.waitUntil(caches.open(name).then((cache) => cache.put(event.request, copy)));
+    }
+    return resp;
+  } catch (err) {
+    const copy = await caches.match(event.request, { cacheName: name, ignoreVary: true });
+    if (copy) return copy;
+    throw err;
+  }
+}
+
+// Pages: the network first (a sheet changes on other phones), the kept copy when there is
+// none. Only the addresses of PAGES_KEPT, without a query, are kept.
+async function navigate(event, url) {
+  const kept = !url.search && PAGES_KEPT.some((re) => re.test(url.pathname));
+  const key = url.origin + url.pathname;
+  const network = (async () => {
+    const resp = (await event.preloadResponse) || (await fetch(event.request));
+    if (kept && keepable(resp)) {
+      const copy = resp.clone();
+      event.waitUntil(keepPage(key, copy));
+    } else if (kept && (resp.status === 404 || resp.status === 410)) {
+      // The sheet is gone (deleted, expired, no longer this visitor's): so is its copy.
+      event.waitUntil(caches.open(PAGES).then((cache) => cache.delete(key)));
+    }
+    return resp;
+  })();
+  const copy = kept ? await caches.match(key, { cacheName: PAGES, ignoreVary: true }) : undefined;
+  if (!copy) {
+    try {
+      return await network;
+    } catch (err) {
+      return offlinePage();
+    }
+  }
+  event.waitUntil(network.catch(() => undefined));
+  try {
+    return await Promise.race([network, new Promise((resolve, reject) => setTimeout(reject, NETWORK_WAIT_MS))]);
+  } catch (err) {
+    return copy;
+  }
+}
+
+async function refreshPage(event, url) {
+  const resp = await fetch(event.request);
+  if (keepable(resp)) event.waitUntil(keepPage(url.origin + url.pathname, resp.clone()));
+  return resp;
+}
+
+async function keepPage(key, resp) {
+  const cache = await caches.open(PAGES);
+  await cache.delete(key);  // so that the keys stay in the order the pages were last opened
+  await cache.put(key, resp);
+  const keys = await cache.keys();
+  await Promise.all(keys.slice(0, Math.max(0, keys.length - MAX_PAGES)).map((k) => cache.delete(k)));
+}
+
+async function offlinePage() {
+  const page = await caches.match(CONFIG.offline[await language()], { cacheName: SHELL });
+  return page || new Response("Offline / Hors ligne", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+// The offline page speaks the language of the last page the app showed (pwa.js says it),
+// else the browser's, else French, as the server would choose.
+async function language() {
+  const said = await caches.match(LANG_KEY, { cacheName: PREFS });
+  if (said) return (await said.text()) === "en" ? "en" : "fr";
+  for (const lang of self.navigator.languages || [self.navigator.language || ""]) {
+    if (lang.startsWith("fr")) return "fr";
+    if (lang.startsWith("en")) return "en";
+  }
+  return "fr";
+}
+
+// A page that was already loading when this worker took over is not controlled by it: its
+// own address and the engine's files went past it. The page asks for them to be kept
+// (pwa.js, engine.js); the answer on the message's port says when it is done.
+async function keep(what) {
+  if (what === "runtime") {
+    await Promise.all(CONFIG.runtime.map(async (url) => {
+      const name = url === CONFIG.engine ? ENGINE : PYODIDE;
+      if (await caches.match(url, { cacheName: name })) return;
+      const resp = await fetch(url);
+      if (keepable(resp)) await (await caches.open(name)).put(url, resp);
+    }));
+    return;
+  }
+  const url = new URL(what, self.location.href);
+  if (url.origin !== self.location.origin || url.search || !PAGES_KEPT.some((re) => re.test(url.pathname))) return;
+  const resp = await fetch(url.href, { credentials: "same-origin" });
+  if (keepable(resp) && !resp.redirected) await keepPage(url.origin + url.pathname, resp);
+}
+
+self.addEventListener("message", (event) => {
+  const msg = event.data || {};
+  if (msg.lang === "fr" || msg.lang === "en") {
+    event.waitUntil(caches.open(PREFS).then((cache) => cache.put(LANG_KEY, new Response(msg.lang))));
+  }
+  if (typeof msg.keep === "string") {
+    const done = keep(msg.keep).then(() => true, () => false);
+    event.waitUntil(done.then((ok) => { if (event.ports[0]) event.ports[0].postMessage(ok); }));
+  }
+});

@@ -1,0 +1,396 @@
+"""The installable app: the in-page Python engine scores as the API does, and sheets open offline."""
+
+import json
+
+import pytest
+from django.test import Client
+from playwright.sync_api import expect
+
+from numapp.middleware import CSP, WORKER_CSP
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, new_sheet, shot, submit
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ENGINE_TIMEOUT_MS = 120_000  # the runtime is ~13 MB uncompressed from the test server; it usually takes 5–10 s
+
+
+def c(kind, value=None, **extra):
+    card = {"kind": kind, **extra}
+    if value is not None:
+        card["value"] = value
+    return card
+
+
+# Several rounds of every game (and a game without rounds), each as the API takes them.
+CASES = [
+    (
+        "numx",
+        ["Elya", "Sasha", "Mendy"],
+        {"mode": "xgame"},
+        [
+            {
+                "entries": {
+                    "Elya": {"cards": [c("red", 7), c("rainbow", 7), c("blue", 9)]},
+                    "Sasha": {"cards": [c("blue", 3), c("joker")]},
+                    "Mendy": {"points": 12},
+                }
+            },
+            {
+                "entries": {
+                    "Elya": {"cards": [c("green", 1), c("green", 13), c("yellow", 5), c("shadow", 8)]},
+                    "Sasha": {"cards": [c("infini")]},
+                    "Mendy": {"cards": [c("action", name="malus"), c("red", 2)]},
+                }
+            },
+        ],
+    ),
+    (
+        "numx",
+        ["Elya", "Sasha"],
+        {"mode": "family", "same_colour": True},
+        [
+            {
+                "entries": {
+                    "Elya": {"cards": [c("blue", 6), c("blue", 5), c("blue", 16), c("rainbow", 6)]},
+                    "Sasha": {"cards": [c("red", 9), c("yellow", 9)]},
+                }
+            }
+        ],
+    ),
+    (
+        "numx-malus",
+        ["Elya", "Sasha", "Noa"],
+        {"mode": "speedrun", "scoring": "classic", "end": "threshold"},
+        [
+            {
+                "entries": {
+                    "Elya": {"cards": [c("blue", 3), c("joker")]},
+                    "Sasha": {"cards": []},
+                    "Noa": {"cards": [c("action", name="double"), c("red", 8)]},
+                }
+            },
+            {
+                "entries": {
+                    "Elya": {"cards": []},
+                    "Sasha": {"cards": [c("green", 12), c("yellow", 4)]},
+                    "Noa": {"points": 5},
+                }
+            },
+        ],
+    ),
+    (
+        "numx-malus",
+        ["Elya", "Sasha"],
+        {"mode": "speedgame"},
+        [
+            {"entries": {"Elya": {"cards": [c("blue", 13), c("shadow", 2)]}, "Sasha": {"cards": []}}},
+            {"entries": {"Elya": {"cards": []}, "Sasha": {"cards": [c("red", 10)]}}},
+        ],
+    ),
+    (
+        "numwin",
+        ["Elya", "Sasha", "Mendy"],
+        {"mode": "classic"},
+        [
+            {
+                "declarer": "Elya",
+                "entries": {
+                    "Elya": {"cards": [c("rainbow", 5), c("shadow", 8)]},
+                    "Sasha": {"points": 4},
+                    "Mendy": {"cards": [c("red", 2)]},
+                },
+            },
+            {
+                "declarer": "Sasha",
+                "entries": {
+                    "Elya": {"cards": [c("blue", 9)]},
+                    "Sasha": {"cards": [c("green", 1)]},
+                    "Mendy": {"cards": [c("yellow", 12), c("infini")]},
+                },
+            },
+            {
+                "entries": {
+                    "Elya": {"cards": [c("red", 3)]},
+                    "Sasha": {"cards": [c("action", name="tornade")]},
+                    "Mendy": {"points": 7},
+                }
+            },
+        ],
+    ),
+    (
+        "numking",
+        ["Elya", "Sasha", "Mendy", "Noa"],
+        {"start": 1},
+        [
+            {
+                "cards": 1,
+                "entries": {
+                    "Elya": {"bid": 1, "tricks": 1},
+                    "Sasha": {"bid": 0, "tricks": 0},
+                    "Mendy": {"bid": 0, "tricks": 0},
+                    "Noa": {"bid": 1, "tricks": 0},
+                },
+            },
+            {
+                "entries": {
+                    "Elya": {"bid": 0, "tricks": 1},
+                    "Sasha": {"bid": 1, "tricks": 1},
+                    "Mendy": {"bid": 0, "tricks": 0},
+                    "Noa": {"bid": 0, "tricks": 0},
+                }
+            },
+            {
+                "entries": {
+                    "Elya": {"bid": 2, "tricks": 2},
+                    "Sasha": {"bid": 0, "tricks": 0},
+                    "Mendy": {"bid": 1, "tricks": 1},
+                    "Noa": {"bid": 0, "tricks": 0},
+                }
+            },
+        ],
+    ),
+    ("coop", ["Elya", "Sasha", "Mendy"], {"mode": "cooperatif"}, [{"placed": 96}, {"placed": 71}, {"placed": 60}]),
+    ("coop", ["Elya", "Sasha"], {"mode": "adversaire"}, None),
+]
+
+# Refused inputs, one per game: the engine's errors must be the API's, word for word.
+REFUSED = [
+    (
+        "numx",
+        ["Elya", "Sasha"],
+        {},
+        [{"entries": {"Elya": {"cards": [c("blue", 7)]}, "Sasha": {"cards": [c("blue", 7)]}}}],
+    ),
+    ("numx-malus", ["Elya", "Elya"], {"mode": "nope"}, []),
+    ("numwin", ["A", "B"], {}, [{"entries": {"A": {"cards": [c("joker")]}, "B": {"cards": []}}}]),
+    ("numking", ["A", "B"], {"start": 1}, [{"cards": 3, "entries": {"A": {"bid": 2, "tricks": 5}, "B": {}}}]),
+    ("coop", ["A"], {"expert": "yes"}, [{"placed": -1}]),
+]
+
+IN_PAGE = """async ([slug, players, options, rounds, lang]) => {
+  try {
+    return { status: 200, body: await window.NumEngine.score(slug, players, options, rounds, lang) };
+  } catch (e) {
+    return { status: e.status || 0, errors: e.errors || null, detail: e.message };
+  }
+}"""
+
+
+def api(slug, players, options, rounds, lang):
+    """Return (status, body) of POST /api/v1/games/{slug}/score/ for this input, as the page sends it."""
+    body = json.dumps({"players": players, "options": options, "rounds": rounds})
+    r = Client().post(f"/api/v1/games/{slug}/score/", body, content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang)
+    return r.status_code, r.json()
+
+
+def engine_ready(page):
+    """Return what NumEngine.ready resolves with (or "timeout")."""
+    page.wait_for_function("() => window.NumEngine !== undefined")
+    return page.evaluate(
+        "ms => Promise.race([window.NumEngine.ready, new Promise((r) => setTimeout(() => r('timeout'), ms))])",
+        ENGINE_TIMEOUT_MS,
+    )
+
+
+CACHED = """async () => {
+  const out = {};
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    out[name] = (await cache.keys()).map((r) => new URL(r.url).pathname);
+  }
+  return out;
+}"""
+RUNTIME_KEPT = """() => caches.keys().then(async (names) => {
+  const pyodide = names.find((n) => n.startsWith("num-pyodide-"));
+  const engine = names.find((n) => n.startsWith("num-engine-"));
+  if (!pyodide || !engine) return false;
+  const files = (await (await caches.open(pyodide)).keys()).length;
+  return files === 5 && (await (await caches.open(engine)).keys()).length === 1;
+})"""
+
+PAGE_KEPT = """([path, text]) => caches.match(path, { cacheName: "num-pages-1" })
+  .then((r) => (r ? r.text() : null)).then((html) => html !== null && html.includes(text))"""
+
+
+def open_sheet(page) -> str:
+    sheet_id = new_sheet(page, "numx", ["Elya", "Sasha"])
+    assert engine_ready(page) is True
+    return sheet_id
+
+
+def test_it_scores_every_game_in_the_page_as_the_api_does(phone):
+    page = phone
+    open_sheet(page)
+    assert page.evaluate("window.NumEngine.isReady()") is True
+    compared = 0
+    for lang in ("fr", "en"):
+        for slug, players, options, rounds in CASES:
+            status, expected = api(slug, players, options, rounds, lang)
+            assert status == 200, expected
+            got = page.evaluate(IN_PAGE, [slug, players, options, rounds, lang])
+            assert got["status"] == 200, got
+            assert got["body"] == expected, (slug, lang)
+            compared += 1
+        for slug, players, options, rounds in REFUSED:
+            status, expected = api(slug, players, options, rounds, lang)
+            assert status == 400
+            got = page.evaluate(IN_PAGE, [slug, players, options, rounds, lang])
+            assert got["status"] == 400
+            assert got["errors"] == expected["errors"], (slug, lang)
+            assert got["detail"] == expected["detail"]
+            compared += 1
+    assert compared == 2 * (len(CASES) + len(REFUSED))
+    # The messages really are in each language (a French answer to an English request would
+    # have passed the comparison only if the API made the same mistake).
+    fr = page.evaluate(IN_PAGE, [*REFUSED[2], "fr"])
+    en = page.evaluate(IN_PAGE, [*REFUSED[2], "en"])
+    assert fr["errors"][0]["path"] == en["errors"][0]["path"] == "rounds[0].entries.A.cards[0]"
+    assert fr["errors"][0]["message"] != en["errors"][0]["message"]
+
+
+def test_it_previews_points_in_the_page_without_asking_the_server(phone):
+    page = phone
+    open_sheet(page)
+    asked = []
+    page.route("**/api/v1/games/*/score/", lambda route: (asked.append(route.request.url), route.abort()))
+    elya = page.locator("fieldset.hand[data-name='Elya']")
+    elya.locator(".colour[data-kind='red']").click()
+    elya.locator(".value[data-value='7']").click()
+    elya.locator(".colour[data-kind='rainbow']").click()
+    elya.locator(".value[data-value='7']").click()
+    expect(elya.locator("output.live")).to_have_text("= 14 pts")
+    assert asked == []
+
+
+@pytest.mark.parametrize(("policy", "ready"), [(WORKER_CSP, True), (CSP, False)], ids=["worker-policy", "page-policy"])
+def test_it_loads_the_engine_only_where_its_worker_may_compile_webassembly(browser, live_server, policy, ready):
+    # The test server hands out static files without the app's headers: the worker script
+    # gets here the policy that numapp/middleware.py gives it in production (or a page's).
+    context = browser.new_context(viewport=PHONE, locale="fr-FR", base_url=live_server.url, service_workers="block")
+    try:
+        page = context.new_page()
+
+        def with_policy(route):
+            response = route.fetch()
+            route.fulfill(response=response, headers={**response.headers, "content-security-policy": policy})
+
+        page.route("**/static/js/engine-worker.js", with_policy)
+        new_sheet(page, "numx", ["Elya", "Sasha"])
+        assert engine_ready(page) is ready
+        assert page.evaluate("window.NumEngine.isReady()") is ready
+        # Without the engine the preview asks the server, as before.
+        elya = page.locator("fieldset.hand[data-name='Elya']")
+        elya.locator(".colour[data-kind='red']").click()
+        elya.locator(".value[data-value='7']").click()
+        expect(elya.locator("output.live")).to_have_text("= 7 pts")
+    finally:
+        context.close()
+
+
+def test_it_opens_a_known_sheet_and_scores_without_network(phone):
+    page = phone
+    sheet_id = open_sheet(page)
+    # The service worker stores the page and what the engine's worker fetched as they go by
+    # (or fetches them itself when the page loaded while it was being installed): wait for
+    # the page, the five runtime files and the engine bundle before cutting the network.
+    page.wait_for_function(RUNTIME_KEPT, timeout=ENGINE_TIMEOUT_MS)
+    page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{sheet_id}/", ""])
+    context = page.context
+    context.set_offline(True)
+
+    # The sheet page comes from the service worker, with its styles and its engine.
+    response = page.reload()
+    assert response.status == 200 and response.from_service_worker
+    expect(page.locator("h1")).to_have_text("Num-X")
+    expect(page.locator("#round-form")).to_be_visible()
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != "rgba(0, 0, 0, 0)"
+    assert engine_ready(page) is True
+
+    # Once more: everything the engine needs is now read from the service worker's caches.
+    response = page.reload()
+    assert response.from_service_worker
+    assert engine_ready(page) is True
+    got = page.evaluate(IN_PAGE, [*CASES[0], "fr"])
+    assert got["status"] == 200 and got["body"] == api(*CASES[0], "fr")[1]
+
+    # The live preview works offline too.
+    elya = page.locator("fieldset.hand[data-name='Elya']")
+    elya.locator(".colour[data-kind='blue']").click()
+    elya.locator(".value[data-value='9']").click()
+    expect(elya.locator("output.live")).to_have_text("= 9 pts")
+    for width in (360, 390):
+        page.set_viewport_size({"width": width, "height": 844})
+        shot(page, f"offline-sheet-{width}")
+
+    # A page this phone never opened: the offline page, in the app's layout and language.
+    page.goto(f"/sheets/{sheet_id}/rounds/1/edit/")
+    expect(page.locator("h1")).to_have_text("📵 Pas de réseau")
+    expect(page.locator("header.top .brand")).to_be_visible()
+    expect(page.get_by_role("link", name="Page d'accueil")).to_have_attribute("href", "/")
+    for width in (360, 390):
+        page.set_viewport_size({"width": width, "height": 844})
+        shot(page, f"offline-page-{width}")
+
+    # Back online, the sheet comes from the network again; a round saved through the form
+    # leaves the new page in the cache, and nothing posted, nothing from the API.
+    context.set_offline(False)
+    response = page.goto(f"/sheets/{sheet_id}/")
+    assert response.status == 200
+    page.set_viewport_size(PHONE)
+    elya = page.locator("fieldset.hand[data-name='Elya']")
+    # The blue 9 picked offline is still there (the device kept it as the round's draft).
+    expect(elya.locator("output.live")).to_have_text("= 9 pts")
+    elya.locator(".colour[data-kind='green']").click()
+    elya.locator(".value[data-value='4']").click()
+    expect(elya.locator("output.live")).to_have_text("= 13 pts")
+    submit(page, page.locator("#save-round"))
+    submit(page, page.locator("#confirm-empty"))  # Sasha has no card: the page asks first
+    # The new page is stored once its answer has gone by: wait for the copy with the round.
+    page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{sheet_id}/", '<details class="cell">'])
+    cached = page.evaluate(CACHED)
+    pages = cached["num-pages-1"]
+    assert set(pages) <= {"/", f"/sheets/{sheet_id}/"} and f"/sheets/{sheet_id}/" in pages
+    everything = [path for paths in cached.values() for path in paths]
+    assert not [p for p in everything if p.startswith("/api/") or p.endswith("/rounds/")]
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("table.scores tbody tr:has(details.cell)")).to_have_count(1)  # the saved round, offline
+    context.set_offline(False)
+
+    # Logging out forgets the pages kept on this phone.
+    page.evaluate("""() => {
+      const form = document.createElement("form");
+      form.method = "post";
+      form.action = "/accounts/logout/";
+      form.append(document.querySelector("input[name=csrfmiddlewaretoken]").cloneNode());
+      document.body.append(form);
+      form.submit();
+    }""")
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => caches.has('num-pages-1').then((kept) => !kept)")
+
+
+def test_it_is_installable(browser, live_server, tmp_path):
+    # Chromium never offers to install from an incognito profile (a new context is one):
+    # this check runs in a profile on disk.
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        viewport=PHONE,
+        locale="fr-FR",
+        base_url=live_server.url,
+    )
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto("/")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        session = context.new_cdp_session(page)
+        manifest = session.send("Page.getAppManifest")
+        assert manifest["url"] == f"{live_server.url}/manifest.webmanifest"
+        assert manifest["errors"] == []
+        parsed = json.loads(manifest["data"])
+        assert parsed["name"] == "Num scores" and parsed["display"] == "standalone"
+        assert session.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    finally:
+        context.close()
