@@ -1070,9 +1070,10 @@ def ladder(start: int, factor: float, top: int) -> list[int]:
     return out
 
 
-def bench_db(args, label: str, env: dict, info_log) -> dict:
+def bench_db(args, label: str, db_env: dict) -> dict:
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="numapp-capacity-"))
-    env = {**env, **load.bench_env(tmp)}
+    # bench_env starts from this process's environment: the database and the cache are this run's own.
+    env = {k: v for k, v in load.bench_env(tmp).items() if k not in ("DATABASE_URL", "REDIS_URL")} | db_env
     py = sys.executable
     postgres = bool(env.get("DATABASE_URL"))
     try:
@@ -1093,6 +1094,7 @@ def bench_db(args, label: str, env: dict, info_log) -> dict:
             f"{seed_out['db']}, cache {seed_out['cache']}",
             flush=True,
         )
+        assert seed_out["db"]["vendor"] == ("postgresql" if postgres else "sqlite"), seed_out["db"]
         tables = seed_out["tables"]
         reserved = tables[-(args.dbcost_tables + 8) :]
         pool = Pool(tables[: -(args.dbcost_tables + 8)])
@@ -1221,19 +1223,18 @@ def main() -> int:
     started = dt.datetime.now(dt.UTC)
     info = load.machine()
     command = "make bench-capacity" + (f" BENCH_ARGS='{' '.join(sys.argv[1:])}'" if sys.argv[1:] else "")
-    base_env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     runs = []
     if args.only != "postgres":
-        runs.append(("sqlite", "SQLite, LocMem cache", base_env))
+        runs.append(("sqlite", "SQLite, LocMem cache", {}))
     if os.environ.get("DATABASE_URL") and args.only != "sqlite":
-        pg_env = {**base_env, "DATABASE_URL": os.environ["DATABASE_URL"]}
+        pg_env = {"DATABASE_URL": os.environ["DATABASE_URL"]}
         if os.environ.get("REDIS_URL"):
             pg_env["REDIS_URL"] = os.environ["REDIS_URL"]
         runs.append(("postgres", "PostgreSQL + Redis" if "REDIS_URL" in pg_env else "PostgreSQL", pg_env))
     print(f"capacity: {command}; {info['nproc']} CPUs ({info['cpu']}), load average {info['load']}", flush=True)
     results = {}
     for name, label, env in runs:
-        results[name] = bench_db(args, label, env, print)
+        results[name] = bench_db(args, label, env)
 
     lines = [
         f"Capacity run {started:%Y-%m-%d %H:%M} UTC — `{command}`",
