@@ -723,22 +723,23 @@ class Pool:
         return out
 
 
-def search(name, run_once, ladder, refine, log) -> tuple[int, list[dict], dict | None]:
+def search(name, run_once, ladder, refine, log, retries=3) -> tuple[int, list[dict], dict | None]:
     """Step T up the ladder until a step fails, then bisect `refine` times; return (T, steps, best step).
 
     A failed step is played once more with fresh tables before T is refused (on a
-    shared machine another process can stall both workers for a moment), up to three
-    times more while the load generator's own lag shows the machine was the cause.
+    shared machine another process can stall both workers for a moment), and up to
+    `retries` - 1 times more while the load generator's own lag shows the machine was
+    the cause.
     """
     steps, best, good, bad = [], None, 0, None
 
     def run(t):
         r = run_once(t)
-        # A failed step is played again: once, or up to three times while the load generator
-        # itself was late (lag p99 > 10 ms: the machine, not the server, held the requests back;
+        # A failed step is played again: once, and again (up to `retries` in all) while the load
+        # generator itself was late (lag p99 > 10 ms: the machine, not the server, held the requests back;
         # an overloaded server leaves the generator on time and the answers late).
-        tries = 1
-        while not r["ok"] and (tries < 2 or (tries < 4 and r["lag_p99_ms"] > LAG_MAX_MS)):
+        tries = 0
+        while not r["ok"] and tries < retries and (tries < 1 or r["lag_p99_ms"] > LAG_MAX_MS):
             steps.append(r)
             log(name, r)
             r = run_once(t)
@@ -1177,11 +1178,13 @@ def bench_db(args, label: str, db_env: dict) -> dict:
         # Warm-up: workers import, templates compile, connections open (not reported).
         run_step(traffic, port, proc.pid, pool.take(args.warmup_tables), min(args.seconds, 10), False, rng, pg_db)
         load_start = " ".join(f"{x:.2f}" for x in os.getloadavg())
-        T, steps, best = search("app", play, steps_app, args.refine, show)
+        T, steps, best = search("app", play, steps_app, args.refine, show, args.retries)
         load_bare = " ".join(f"{x:.2f}" for x in os.getloadavg())
         # The bare view carries at least what the app does: its ladder starts there.
         bare_ladder = ladder(max(args.start, T), args.factor, args.max_tables * 2)
-        T_bare, bare_steps, bare_best = search("bare", lambda t: play(t, bare=True), bare_ladder, args.refine, show)
+        T_bare, bare_steps, bare_best = search(
+            "bare", lambda t: play(t, bare=True), bare_ladder, args.refine, show, args.retries
+        )
         load.stop_all()
         cost = None
         if not args.no_dbcost:
@@ -1222,7 +1225,7 @@ def bench_db(args, label: str, db_env: dict) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short run (under 3 minutes on SQLite)")
-    parser.add_argument("--seconds", type=float, help="length of one step (default 30; --quick 10)")
+    parser.add_argument("--seconds", type=float, help="length of one step (default 30; --quick 8)")
     parser.add_argument("--start", type=int, default=100, help="first T of the ladder (default 100)")
     parser.add_argument("--factor", type=float, help="ladder factor (default 1.5; --quick 2)")
     parser.add_argument("--refine", type=int, help="bisections after the first failed step (default 2; --quick 1)")
@@ -1243,7 +1246,8 @@ def main() -> int:
     parser.add_argument("--json", help="also write the raw results to this file")
     args = parser.parse_args()
     quick = args.quick
-    args.seconds = args.seconds or (10.0 if quick else 30.0)
+    args.seconds = args.seconds or (8.0 if quick else 30.0)
+    args.retries = 0 if quick else 3  # a quick run is a smoke run: no step is played twice
     args.factor = args.factor or (2.0 if quick else 1.5)
     args.refine = args.refine if args.refine is not None else (1 if quick else 2)
     args.old = args.old if args.old is not None else (20_000 if quick else 100_000)
