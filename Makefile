@@ -38,7 +38,8 @@ bench: install
 	$(BIN)/python bench/load.py $(BENCH_ARGS)
 
 # Capacity: how many live tables one server carries, SQLite then PostgreSQL + Redis when
-# DATABASE_URL/REDIS_URL are set; 10-20 minutes, BENCH_ARGS=--quick under 3 (docs/performance.md).
+# DATABASE_URL/REDIS_URL are set; about 15 minutes on a quiet machine, more on a busy one (failed
+# steps are played again); BENCH_ARGS=--quick under 3 (docs/performance.md).
 bench-capacity: install
 	$(BIN)/python bench/capacity.py $(BENCH_ARGS)
 
