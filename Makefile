@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test fuzz lint format bench-engine bench bench-purge bench-leaderboard messages vendor icons clean
+.PHONY: install run test fuzz lint format bench-engine bench bench-capacity bench-purge bench-leaderboard messages vendor icons clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,12 @@ bench-engine: install
 # PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set, SQLite otherwise; BENCH_ARGS=--help.
 bench: install
 	$(BIN)/python bench/load.py $(BENCH_ARGS)
+
+# Capacity: how many live tables one server carries, SQLite then PostgreSQL + Redis when
+# DATABASE_URL/REDIS_URL are set; about 15 minutes on a quiet machine, more on a busy one (failed
+# steps are played again); BENCH_ARGS=--quick under 3 (docs/performance.md).
+bench-capacity: install
+	$(BIN)/python bench/capacity.py $(BENCH_ARGS)
 
 bench-purge: install
 	$(BIN)/python bench/purge.py $(BENCH_ARGS)

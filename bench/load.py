@@ -420,6 +420,51 @@ def run(cmd, *, env, timeout=600, capture=False) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(cmd, proc.returncode, out, None)
 
 
+def bench_env(tmp: pathlib.Path) -> dict:
+    """Return the environment of a bench run: production settings, a temporary VAR_DIR, no throttling."""
+    rate = "1000000/s"  # a one-second window keeps the throttle's history short
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": SETTINGS,
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "VAR_DIR": str(tmp),
+        "THROTTLE_SCORE": rate,
+        "THROTTLE_SHEET_CREATE": rate,
+        "THROTTLE_ROUND_WRITE": rate,
+        "LOG_LEVEL": "WARNING",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+
+
+def start_gunicorn(env: dict, port: int, workers: int, log: pathlib.Path, access_log: str = "") -> subprocess.Popen:
+    """Start gunicorn with sync workers on 127.0.0.1:`port`; `access_log` is a path, as the Procfile's `-`."""
+    extra = ["--access-logfile", access_log] if access_log else []
+    with log.open("w") as log_fh:
+        return start(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "numapp.wsgi",
+                "--config",
+                str(ROOT / "gunicorn.conf.py"),  # as the Procfile runs it
+                "--workers",
+                str(workers),
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--log-level",
+                "warning",
+                *extra,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log_fh,
+            stderr=subprocess.STDOUT,
+        )
+
+
 def find_wrk() -> str | None:
     wrk = shutil.which("wrk")
     if wrk:
@@ -761,20 +806,7 @@ def main() -> int:
             info["command"] = f"{var}={os.environ[var]} " + info["command"]
     loads = [info["load"]]
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="numapp-bench-"))
-    rate = "1000000/s"  # a one-second window keeps the throttle's history short
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": SETTINGS,
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "VAR_DIR": str(tmp),
-        "THROTTLE_SCORE": rate,
-        "THROTTLE_SHEET_CREATE": rate,
-        "THROTTLE_ROUND_WRITE": rate,
-        "LOG_LEVEL": "WARNING",
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
+    env = bench_env(tmp)
     py = sys.executable
     try:
         print(f"bench: {tmp}; DB {'DATABASE_URL' if os.environ.get('DATABASE_URL') else 'SQLite'}", flush=True)
@@ -799,27 +831,7 @@ def main() -> int:
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         log = tmp / "gunicorn.log"
-        with log.open("w") as log_fh:
-            proc = start(
-                [
-                    py,
-                    "-m",
-                    "gunicorn",
-                    "numapp.wsgi",
-                    "--config",
-                    str(ROOT / "gunicorn.conf.py"),
-                    "--workers",
-                    str(args.workers),
-                    "--bind",
-                    f"127.0.0.1:{port}",
-                    "--log-level",
-                    "warning",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=log_fh,
-                stderr=subprocess.STDOUT,
-            )
+        proc = start_gunicorn(env, port, args.workers, log)
         wait_ready(base, proc, log)
         for name in names:
             if name != "round_add":

@@ -296,7 +296,9 @@ def _sheet_context(
         # The next round's form starts from the round in progress (what the players' phones sent).
         "form": forms.posted_values(sheet, posted)
         if posted is not None
-        else forms.form_values(sheet, form_data if editing else form_data or services.draft_round(sheet.draft)),
+        else forms.form_values(
+            sheet, form_data if editing or not sheet.draft else form_data or services.draft_round(sheet.draft)
+        ),
         "editing": editing,
         "deck": (result.get("summary") or {}).get("deck"),
         "values_range": range(17),
