@@ -9,6 +9,8 @@ window.NumTable = (() => {
   const qq = (sel, root = document) => Array.from(root.querySelectorAll(sel));
   const english = () => document.documentElement.lang === "en";
   const t = (fr, en) => (english() ? en : fr);
+  // French counts 0 and 1 as singular, English only 1.
+  const plural = (n, one, many, en = false) => ((en ? n === 1 : n <= 1) ? one : many);
 
   const DRAFT_PREFIX = "num.draft.";
   const DRAFT_DAYS = 30;
@@ -523,8 +525,8 @@ window.NumTable = (() => {
       note.hidden = !entries.length;
       const refusedCount = entries.length - wait.length;
       note.textContent = !entries.length ? "" : [
-        wait.length ? t(`⏳ ${wait.length} manche(s) en attente de réseau : envoi automatique au retour du réseau.`, `⏳ ${wait.length} round(s) waiting for the network: sent as soon as it is back.`) : "",
-        refusedCount ? t(`⚠ ${refusedCount} manche(s) refusée(s) : reprenez-la ou abandonnez-la.`, `⚠ ${refusedCount} round(s) refused: load it back or discard it.`) : "",
+        wait.length ? t(`⏳ ${wait.length} ${plural(wait.length, "manche", "manches")} en attente de réseau : envoi automatique au retour du réseau.`, `⏳ ${wait.length} ${plural(wait.length, "round", "rounds", true)} waiting for the network: sent as soon as it is back.`) : "",
+        refusedCount ? t(`⚠ ${refusedCount} ${plural(refusedCount, "manche refusée", "manches refusées")} : reprenez-la ou abandonnez-la.`, `⚠ ${refusedCount} ${plural(refusedCount, "round", "rounds", true)} refused: load it back or discard it.`) : "",
       ].filter(Boolean).join(" ");
     }
     if (form && document.contains(form)) {
@@ -550,7 +552,7 @@ window.NumTable = (() => {
       box.dataset.cards = hidden.value;
       qq(".bids input, .tricks input", box).forEach((i) => { if (hidden.value) i.max = hidden.value; else i.removeAttribute("max"); });
       const deal = q("#deal", form);
-      if (deal) deal.textContent = hidden.value ? t(`🃏 ${hidden.value} carte(s) par joueur`, `🃏 ${hidden.value} card(s) per player`) : t("🃏 cartes distribuées : selon le programme de la partie", "🃏 cards dealt: as the game's schedule says");
+      if (deal) deal.textContent = hidden.value ? t(`🃏 ${hidden.value} ${plural(Number(hidden.value), "carte", "cartes")} par joueur`, `🃏 ${hidden.value} ${plural(Number(hidden.value), "card", "cards", true)} per player`) : t("🃏 cartes distribuées : selon le programme de la partie", "🃏 cards dealt: as the game's schedule says");
     }
     if (known && nextRound && nextRound.players && q("fieldset.hand", form)) {
       qq("fieldset.hand", form).forEach((hand) => { hand.hidden = !nextRound.players.includes(hand.dataset.name); });

@@ -394,3 +394,43 @@ def test_it_is_installable(browser, live_server, tmp_path):
         assert session.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
     finally:
         context.close()
+
+
+def test_it_plays_rounds_offline_with_their_points_from_the_device_and_sends_them_once(phone):
+    """Issue check: offline, two rounds wait with their points (scored by the in-page engine),
+    the page reloads from the service worker with them, and back online each is sent once."""
+    from scoring.models import IdempotentRequest, Round, Sheet
+
+    page = phone
+    sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"])
+    assert engine_ready(page) is True
+    page.wait_for_function(RUNTIME_KEPT, timeout=ENGINE_TIMEOUT_MS)
+    page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{sheet_id}/", ""])
+    page.context.set_offline(True)
+    for points in ((3, 5), (4, 2)):
+        for seat, pts in enumerate(points):
+            page.locator(f"#points-{seat}").fill(str(pts))
+        submit(page, page.locator("#save-round"))
+    pending = page.locator("tr.pending")
+    expect(pending).to_have_count(2)
+    expect(pending.nth(0)).to_contain_text("en attente de réseau")
+    expect(pending.nth(0)).not_to_contain_text("points calculés au retour du réseau")
+    expect(pending.nth(1)).to_contain_text("2")
+    for width in (360, 390):
+        page.set_viewport_size({"width": width, "height": 844})
+        shot(page, f"offline-pending-with-points-{width}")
+    assert Sheet.objects.get(pk=sheet_id).round_count == 0
+
+    # A reload without network: the page comes from the service worker, the rounds still wait.
+    response = page.reload()
+    assert response.from_service_worker
+    expect(page.locator("tr.pending")).to_have_count(2)
+
+    page.context.set_offline(False)
+    expect(page.locator("tr.pending")).to_have_count(0, timeout=15000)
+    rounds = list(Round.objects.filter(sheet_id=sheet_id).order_by("number").values_list("number", "data"))
+    assert rounds == [
+        (1, {"entries": {"Léa": {"points": 3}, "Tom": {"points": 5}}}),
+        (2, {"entries": {"Léa": {"points": 4}, "Tom": {"points": 2}}}),
+    ]
+    assert IdempotentRequest.objects.filter(sheet_id=sheet_id).count() == 2

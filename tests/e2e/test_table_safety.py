@@ -115,7 +115,7 @@ def test_it_saves_rounds_offline_and_sends_each_exactly_once(phone):
     expect(pending.nth(0)).to_contain_text("points calculés au retour du réseau")
     expect(pending.nth(1).locator("th")).to_contain_text("3")
     expect(page.locator("#entry h2")).to_have_text("Manche 4")
-    expect(page.locator("#outbox-note")).to_contain_text("2 manche(s) en attente de réseau")
+    expect(page.locator("#outbox-note")).to_contain_text("2 manches en attente de réseau")
     assert Sheet.objects.get(pk=sheet_id).round_count == 1
     shot(page, "safety-offline-pending-390")
 
