@@ -1,4 +1,4 @@
-"""Headers every response carries, and the request id on every response and log line."""
+"""Headers every response carries, the request id on every response and log line, the app's own error pages."""
 
 import contextvars
 import logging
@@ -6,7 +6,12 @@ import re
 import uuid
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.core.signals import request_finished
+from django.http import Http404
+from django.urls import Resolver404, is_valid_path, resolve
+
+from numapp import views
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -84,3 +89,37 @@ class RequestIDFilter(logging.Filter):
     def filter(self, record):
         record.request_id = request_id.get()
         return True
+
+
+class OwnErrorPagesMiddleware:
+    """Answer errors with the app's own pages (404, 403, 500) with DEBUG on too.
+
+    With DEBUG off Django already uses the handlers of numapp/urls.py; with it on
+    (`make run`, where a table may well play) it would show its technical pages.
+    The traceback of a 500 still goes to the log (django.request), as in production.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if settings.DEBUG:
+            try:
+                resolve(request.path_info)
+            except Resolver404:
+                slash = request.path_info + "/"
+                if not (settings.APPEND_SLASH and not request.path_info.endswith("/") and is_valid_path(slash)):
+                    return views.not_found(request)
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not settings.DEBUG:
+            return None
+        if isinstance(exception, Http404):
+            return views.not_found(request, exception)
+        if isinstance(exception, PermissionDenied):
+            return views.forbidden(request, exception)
+        logging.getLogger("django.request").error(
+            "Internal Server Error: %s", request.path, exc_info=(type(exception), exception, exception.__traceback__)
+        )
+        return views.server_error(request)

@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "numapp.middleware.OwnErrorPagesMiddleware",
 ]
 
 ROOT_URLCONF = "numapp.urls"
