@@ -194,10 +194,17 @@ window.NumTable = (() => {
   }
 
   // Show a fresh copy of the page (no history entry), keeping `keep` typed in the form.
-  async function refresh({ url, html, scroll = false, keep = null } = {}) {
+  async function refresh({ url, html, scroll = false, keep = null, tries = 5 } = {}) {
     let text = html;
     if (text === undefined) {
-      const resp = await fetch(url || location.pathname, { headers: { Accept: "text/html" }, cache: "no-store", credentials: "same-origin" });
+      let resp;
+      try {
+        resp = await fetch(url || location.pathname, { headers: { Accept: "text/html" }, cache: "no-store", credentials: "same-origin" });
+      } catch (e) {
+        // The network came back a moment ago and dropped again: show the sheet as stored a little later.
+        if (tries > 1) setTimeout(() => refresh({ url, scroll, keep, tries: tries - 1 }), 2000);
+        return;
+      }
       if (!resp.ok) { location.replace(url || location.pathname); return; }
       text = await resp.text();
     }

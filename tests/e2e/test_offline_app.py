@@ -428,6 +428,9 @@ def test_it_plays_rounds_offline_with_their_points_from_the_device_and_sends_the
 
     page.context.set_offline(False)
     expect(page.locator("tr.pending")).to_have_count(0, timeout=15000)
+    # The page shows the sheet as stored: both rounds, the totals, the next round's form.
+    expect(page.locator("table.scores tbody tr:has(details.cell)")).to_have_count(2)
+    expect(page.locator("#entry h2")).to_contain_text("3")
     rounds = list(Round.objects.filter(sheet_id=sheet_id).order_by("number").values_list("number", "data"))
     assert rounds == [
         (1, {"entries": {"Léa": {"points": 3}, "Tom": {"points": 5}}}),
