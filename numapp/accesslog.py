@@ -42,8 +42,21 @@ class RedactURLFilter(logging.Filter):
 
     def filter(self, record):
         if isinstance(record.args, tuple):
-            record.args = tuple(redact(a) if isinstance(a, str) and a.startswith("/") else a for a in record.args)
+            record.args = tuple(_redact_arg(a) for a in record.args)
         return True
+
+
+REQUEST_LINE = re.compile(r"^([A-Z]+ )(/\S*)( HTTP/[0-9.]+)$")
+
+
+def _redact_arg(value):
+    """Redact a path ("/w/…") or a request line ("GET /w/… HTTP/1.1", the development server's)."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith("/"):
+        return redact(value)
+    line = REQUEST_LINE.match(value)
+    return f"{line[1]}{redact(line[2])}{line[3]}" if line else value
 
 
 class RedactingLogger(Logger):

@@ -200,3 +200,16 @@ def test_it_keeps_tokens_out_of_djangos_own_error_lines(capsys):
     err = capsys.readouterr().err
     assert "Internal Server Error: /w/abc/-/" in err and "Internal Server Error: /p/abc/2/-/" in err
     assert "SECRET" not in err
+
+
+def test_it_keeps_tokens_out_of_the_development_servers_request_lines(capsys):
+    import logging
+    import logging.config
+
+    from django.conf import settings
+
+    logging.config.dictConfig(settings.LOGGING)
+    logging.getLogger("django.server").warning('"%s" %s %s', "GET /w/abc/SECRETTOKEN/?fragment=1 HTTP/1.1", 304, 0)
+    err = capsys.readouterr().err
+    assert '"GET /w/abc/-/ HTTP/1.1" 304' in err
+    assert "SECRET" not in err
