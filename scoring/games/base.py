@@ -223,7 +223,10 @@ def check_teams(players, raw, problems, size=None, min_size=2, count=None):
         problems.add(path, "team_count", min=2, count=len(raw))
     if len(problems) > before:
         return None
-    return raw
+    # Teams in the order of their first player at the table: a database may keep the keys
+    # of a JSON object in another order (PostgreSQL's jsonb sorts them), the table does not.
+    seat = {name: i for i, name in enumerate(players)}
+    return dict(sorted(raw.items(), key=lambda team: min(seat[m] for m in team[1])))
 
 
 def check_rounds(rounds, problems):

@@ -412,7 +412,7 @@ def test_it_plays_rounds_offline_with_their_points_from_the_device_and_sends_the
             page.locator(f"#points-{seat}").fill(str(pts))
         submit(page, page.locator("#save-round"))
     pending = page.locator("tr.pending")
-    expect(pending).to_have_count(2)
+    expect(pending).to_have_count(2, timeout=20000)
     expect(pending.nth(0)).to_contain_text("en attente de réseau")
     expect(pending.nth(0)).not_to_contain_text("points calculés au retour du réseau")
     expect(pending.nth(1)).to_contain_text("2")
@@ -424,7 +424,8 @@ def test_it_plays_rounds_offline_with_their_points_from_the_device_and_sends_the
     # A reload without network: the page comes from the service worker, the rounds still wait.
     response = page.reload()
     assert response.from_service_worker
-    expect(page.locator("tr.pending")).to_have_count(2)
+    # The page reads its outbox again (and the engine starts again: a loaded machine is slow at it).
+    expect(page.locator("tr.pending")).to_have_count(2, timeout=20000)
 
     page.context.set_offline(False)
     expect(page.locator("tr.pending")).to_have_count(0, timeout=15000)
