@@ -160,7 +160,8 @@ async function refreshPage(event, url) {
 
 async function keepPage(key, resp) {
   const cache = await caches.open(PAGES);
-  await cache.delete(key);  // so that the keys stay in the order the pages were last opened
+  // put() replaces the copy in one step: deleting first would leave a moment where a
+  // navigation finds no copy and answers with the offline page.
   await cache.put(key, resp);
   const keys = await cache.keys();
   await Promise.all(keys.slice(0, Math.max(0, keys.length - MAX_PAGES)).map((k) => cache.delete(k)));
