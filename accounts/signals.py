@@ -1,7 +1,9 @@
 """Claim this browser's anonymous sheets when its user logs in (sign-up logs in too)."""
 
 from allauth.account.signals import user_logged_in
+from django.contrib import messages
 from django.dispatch import receiver
+from django.utils.translation import ngettext
 
 from scoring.access import OWNER_SESSION_KEY
 from scoring.services import sheets_claim
@@ -10,5 +12,15 @@ from scoring.services import sheets_claim
 @receiver(user_logged_in)
 def claim_browser_sheets(sender, request, user, **kwargs):
     key = request.session.get(OWNER_SESSION_KEY, "")
-    if key:
-        sheets_claim(owner_key=key, user=user)
+    claimed = sheets_claim(owner_key=key, user=user) if key else 0
+    if claimed:
+        # Said on the page the login leads to: the sheets played before logging in are kept.
+        messages.success(
+            request,
+            ngettext(
+                "%(count)d sheet added to your account.",
+                "%(count)d sheets added to your account.",
+                claimed,
+            )
+            % {"count": claimed},
+        )

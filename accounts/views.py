@@ -1,10 +1,12 @@
 """Account pages: history, export, profile, seats, player stats, leaderboards."""
 
 import json
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, IntegerField, Max, Min, Q, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
@@ -20,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import services
 from accounts.models import Standing
 from numapp.parsing import parse_int
+from scoring import services as services_sheets
 from scoring.access import EDITOR, get_sheet
 from scoring.api.views import request_lang
 from scoring.games import GAMES
@@ -33,7 +36,7 @@ BOARD_SIZE = 50
 
 @login_required
 def history(request):
-    sheets = Sheet.objects.alive().filter(user=request.user).prefetch_related("seats")
+    sheets = services_sheets.played_at(Sheet.objects.alive().filter(user=request.user)).prefetch_related("seats")
     game = request.GET.get("game", "")
     state = request.GET.get("state", "")
     if game in GAMES:
@@ -47,12 +50,14 @@ def history(request):
         request,
         "accounts/history.html",
         {
-            "sheets": sheets.order_by("-updated_at")[:200],
+            "sheets": services_sheets.with_lines(sheets.order_by("-played_at", "-created_at")[:200], lang),
             "games": [(slug, g.name[lang]) for slug, g in GAMES.items()],
             "game": game,
             "state": state,
             "profile": services.profile_of(request.user),
-            "deleted": Sheet.objects.restorable(request.user).prefetch_related("seats")[:50],
+            "deleted": services_sheets.with_lines(
+                Sheet.objects.restorable(request.user).prefetch_related("seats")[:50], lang
+            ),
             "keep_days": deleted_keep().days,
         },
     )
@@ -163,12 +168,26 @@ def seat_me(request, sheet_id):
     return redirect("sheet", sheet.pk)
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def seat_join(request, sheet_id, seat, token):
     sheet = Sheet.objects.alive().filter(pk=sheet_id, user__isnull=False).first()
     if sheet is None or seat >= len(sheet.players) or not services.seat_token_matches(sheet_id, seat, token):
         raise Http404
+    if not request.user.is_authenticated:
+        # Say what the link is before asking anyone to log in; the login comes back here.
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        return render(
+            request,
+            "accounts/seat_join.html",
+            {
+                "sheet": sheet,
+                "name": sheet.players[seat],
+                "game": GAMES[sheet.game].name,
+                "login_url": f"{reverse('account_login')}?{urlencode({'next': request.path}, safe='/')}",
+                "signup_url": f"{reverse('account_signup')}?{urlencode({'next': request.path}, safe='/')}",
+            },
+        )
     if request.method == "POST":
         services.seat_attach(sheet=sheet, seat=seat, user=request.user)
         messages.success(request, _("The seat is yours: this game now counts in your stats."))
