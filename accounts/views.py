@@ -223,6 +223,7 @@ def player(request, user_id):
             {
                 "slug": slug,
                 "name": game.name[lang],
+                "session": game.session,
                 "games": agg["games"],
                 "wins": agg["wins"],
                 "win_rate": round(100 * agg["wins"] / agg["games"], 1),
