@@ -311,6 +311,7 @@ def player_stats(user_id: int, lang: str) -> list[dict]:
             {
                 "slug": slug,
                 "name": game.name[lang],
+                "session": game.session,
                 "games": agg["games"],
                 "wins": agg["wins"],
                 "win_rate": round(100 * agg["wins"] / agg["games"], 1),

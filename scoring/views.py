@@ -279,6 +279,8 @@ def _sheet_context(
     context = {
         "sheet": sheet,
         "game": game,
+        # How this sheet's rounds are entered and shown: the engine's description, never the slug.
+        "entry": sheet.engine.entry_form(sheet.options),
         "result": result,
         "columns": columns,
         "has_bonus": any(result["bonuses"].values()),
@@ -548,18 +550,14 @@ def round_edit(request, sheet_id, number):
         editing=number,
         question=question,
     )
-    if sheet.game == "numking":
-        context["next_round"] = {
-            "number": number,
-            "cards": context["result"]["rounds"][number - 1].get("cards"),
-            "players": sheet.players,
-        }
-    else:
-        context["next_round"] = {
-            "number": number,
-            "players": list((data.get("entries") or {}).keys()) or sheet.players,
-            "tiebreak": context["result"]["rounds"][number - 1].get("tiebreak", False),
-        }
+    scored = context["result"]["rounds"][number - 1]
+    entries = data.get("entries") or {}
+    context["next_round"] = {
+        "number": number,
+        "cards": scored.get("cards"),  # the cards dealt, where the game deals a number per round
+        "players": [p for p in sheet.players if p in entries] or sheet.players,
+        "tiebreak": scored.get("tiebreak", False),
+    }
     context["entry_players"] = context["next_round"]["players"]
     return render(request, "scoring/edit.html", context, status=400 if errors or question else 200)
 
