@@ -13,8 +13,8 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from accounts.models import Profile
-from accounts.services import seat_token, standings_recount
-from scoring import access, services
+from accounts.services import standings_recount
+from scoring import access, services, tokens
 from scoring.models import Player
 
 from .conftest import shot
@@ -90,11 +90,11 @@ def urls_of(sheets, logged_in, user):
     urls += [(f"rules-{s}", f"/rules/{s}/") for s in SLUGS]
     numx = sheets["numx"]
     urls += [
-        ("share", f"/w/{numx.pk}/{services.share_token(numx.pk)}/"),
-        ("seat", f"/p/{numx.pk}/0/{services.seat_entry_token(numx.pk, 0)}/"),
-        ("seat-king", f"/p/{sheets['numking'].pk}/0/{services.seat_entry_token(sheets['numking'].pk, 0)}/"),
+        ("share", f"/w/{numx.pk}/{tokens.read_token(numx.pk)}/"),
+        ("seat", f"/p/{numx.pk}/0/{tokens.entry_token(numx.pk, 0)}/"),
+        ("seat-king", f"/p/{sheets['numking'].pk}/0/{tokens.entry_token(sheets['numking'].pk, 0)}/"),
         # An account's seat link, opened by its player (logged in) or by someone not logged in yet.
-        ("seat-join", f"/seat/{sheets['joinable'].pk}/0/{seat_token(sheets['joinable'].pk, 0)}/"),
+        ("seat-join", f"/seat/{sheets['joinable'].pk}/0/{tokens.claim_token(sheets['joinable'].pk, 0)}/"),
         ("edit", f"/sheets/{numx.pk}/rounds/1/edit/"),
         ("edit-king", f"/sheets/{sheets['numking'].pk}/rounds/1/edit/"),
         ("leaderboard", "/leaderboards/numx/"),

@@ -10,9 +10,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import formats, timezone, translation
 
-from accounts.services import seat_token
 from scoring import services
 from scoring.models import Player, Round, Sheet
+from scoring.tokens import claim_token
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-pass-phrase"
@@ -125,7 +125,7 @@ def owned_sheet():
 
 def test_a_seat_link_opened_logged_out_says_what_it_is_before_any_login():
     _owner, sheet = owned_sheet()
-    path = f"/seat/{sheet.pk}/0/{seat_token(sheet.pk, 0)}/"
+    path = f"/seat/{sheet.pk}/0/{claim_token(sheet.pk, 0)}/"
     stranger = Client()
     r = stranger.get(path)
     assert r.status_code == 200
