@@ -102,11 +102,12 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # Several processes (web and worker) share the file: wait for the lock rather than fail;
-    # numapp/sqlite queues the write transactions on a file lock.
-    DATABASES["default"]["ENGINE"] = "numapp.sqlite"
-    # WAL lets readers go on while one process writes, and with synchronous=NORMAL a commit
-    # does not wait for the disk (a power cut may lose the last commits, never corrupt the file).
+    # Several processes (web and worker) share the file. Every transaction starts with
+    # BEGIN IMMEDIATE, so a writer takes the write lock first and never fails half-way with
+    # "database is locked"; `timeout` is how long it waits for that lock (SQLite's busy
+    # timeout). WAL lets readers go on while one process writes, and with synchronous=NORMAL a
+    # commit does not wait for the disk (a power cut may lose the last commits, never corrupt
+    # the file).
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
