@@ -191,10 +191,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["scoring.api.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "scoring.api.errors.exception_handler",
+    # Per client and scope, for the API's views and the pages' (numapp/ratelimit.py).
     "DEFAULT_THROTTLE_RATES": {
         "score": env_str("THROTTLE_SCORE", "120/min"),
         "sheet_create": env_str("THROTTLE_SHEET_CREATE", "30/min"),
         "round_write": env_str("THROTTLE_ROUND_WRITE", "120/min"),
+        "admin_login": env_str("THROTTLE_ADMIN_LOGIN", "10/5m"),
     },
 }
 SPECTACULAR_SETTINGS = {

@@ -12,11 +12,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from numapp.parsing import is_printable_ascii, parse_int
+from numapp.ratelimit import ClientRateThrottle as ScopedRateThrottle
 from scoring import services
 from scoring.access import EDITOR, csrf_failure, get_sheet, my_sheets, owner_key, seat_of
 from scoring.api import serializers as s
 from scoring.api.errors import error_response
-from scoring.api.throttles import WindowThrottle as ScopedRateThrottle
 from scoring.games import GAMES
 from scoring.lru import Body, VersionedParts
 from scoring.models import Sheet
