@@ -24,13 +24,6 @@ def profile_of(user) -> Profile:
     return profile
 
 
-def game_count(game: str, winner: bool, records: dict) -> tuple[int, int]:
-    """Return (games, wins) one seat adds: a sheet is one game, a coop session many."""
-    if game == "coop":
-        return (records or {}).get("games", 0), (records or {}).get("wins", 0)
-    return 1, int(winner)
-
-
 def standings_recount(*, user_ids, game: str) -> None:
     """Recount these users' standings in `game` from their seats on finished, owned sheets.
 
@@ -75,14 +68,15 @@ def _standing_rows(user_ids: list[int], game: str) -> dict[tuple[int, str], dict
     seats = Player.objects.filter(
         user_id__in=user_ids, sheet__game=game, sheet__user__isnull=False, sheet__deleted_at__isnull=True
     )
-    if game != "coop":
+    engine = GAMES[game]
+    if not engine.session:  # a session is never finished: each of its games counts
         seats = seats.filter(sheet__finished=True)
-    lowest_wins = GAMES[game].wins == "lowest"
+    lowest_wins = engine.wins == "lowest"
     rows: dict[tuple[int, str], dict] = {}
     for user_id, total, winner, records, created in seats.values_list(
         "user_id", "total", "winner", "records", "sheet__created_at"
     ):
-        games, wins = game_count(game, winner, records)
+        games, wins = engine.seat_games(winner, records)
         # Months as the players live them (TIME_ZONE), like the pages ask for them.
         for period in (ALL, timezone.localtime(created).strftime("%Y-%m")):
             row = rows.setdefault((user_id, period), {"games": 0, "wins": 0, "total_sum": 0, "best": None})

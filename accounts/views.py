@@ -23,7 +23,6 @@ from numapp.parsing import parse_int
 from scoring.access import EDITOR, get_sheet
 from scoring.api.views import request_lang
 from scoring.games import GAMES
-from scoring.games.coop import reference_rate as coop_reference_rate
 from scoring.games.names import NameRefused
 from scoring.lru import VersionedParts, shared_page
 from scoring.models import Player, Sheet, deleted_keep
@@ -200,10 +199,8 @@ def player(request, user_id):
     lang = request_lang()
     per_game = []
     for slug, game in GAMES.items():
-        # A coop sheet is a session the rules never finish: each of its games counts.
-        mine = (
-            seats.filter(sheet__game=slug) if slug == "coop" else seats.filter(sheet__game=slug, sheet__finished=True)
-        )
+        # A session is a sheet the rules never finish: each of its games counts.
+        mine = seats.filter(sheet__game=slug) if game.session else seats.filter(sheet__game=slug, sheet__finished=True)
         agg = mine.aggregate(
             games=Count("id"),
             wins=Count("id", filter=Q(winner=True)),
@@ -218,7 +215,6 @@ def player(request, user_id):
             for k, v in (rec or {}).items():
                 records[k] = max(records.get(k, 0), v) if k == "longest_streak" else records.get(k, 0) + v
         results = list(mine.order_by("sheet__created_at").values_list("total", flat=True)[:100])
-        coop_rows = _coop_rates(mine) if slug == "coop" else []
         per_game.append(
             {
                 "slug": slug,
@@ -230,8 +226,8 @@ def player(request, user_id):
                 "average": round(agg["total_sum"] / agg["games"], 1),
                 "best": agg["low"] if game.wins == "lowest" else agg["high"],
                 "records": records,
-                "chart": _results_svg(results) if slug != "coop" else "",
-                "coop": coop_rows,
+                "chart": "" if game.session else _results_svg(results),
+                "tables": game.session_rates(mine.values_list("sheet__players", "sheet__options", "records"), lang),
             }
         )
     return render(
@@ -241,13 +237,13 @@ def player(request, user_id):
     )
 
 
-def _table_board(seats, slug: str, lowest_wins: bool) -> list[dict]:
+def _table_board(seats, game) -> list[dict]:
     """Return the players of my tables, by name, ranked by wins then games.
 
-    The database groups the seats and returns at most one board of rows. A coop
-    session holds many games: its seat's records count them.
+    The database groups the seats and returns at most one board of rows. A session
+    holds many games: its seat's records count them.
     """
-    if slug == "coop":
+    if game.session:
         counted = {
             "games": Coalesce(Sum(Cast(KT("records__games"), IntegerField())), 0),
             "wins": Coalesce(Sum(Cast(KT("records__wins"), IntegerField())), 0),
@@ -256,7 +252,7 @@ def _table_board(seats, slug: str, lowest_wins: bool) -> list[dict]:
         counted = {
             "games": Count("id"),
             "wins": Count("id", filter=Q(winner=True)),
-            "best": Min("total") if lowest_wins else Max("total"),
+            "best": Min("total") if game.wins == "lowest" else Max("total"),
         }
     rows = list(seats.order_by().values("name").annotate(**counted).order_by("-wins", "-games", "name")[:BOARD_SIZE])
     for r in rows:
@@ -283,29 +279,6 @@ def _board_rows(rows: list[dict], shown: tuple) -> str:
     """
     key = (translation.get_language(), shown)
     return BOARD_ROWS.get_or_make(key, lambda: mark_safe(render_to_string("accounts/_board_rows.html", {"rows": rows})))
-
-
-def _coop_rates(seats) -> list[dict]:
-    """Return the table's win rate per player count and options, beside the rule book's."""
-    groups: dict[tuple, list[int]] = {}
-    for players, options, records in seats.values_list("sheet__players", "sheet__options", "records"):
-        if (options or {}).get("mode", "cooperatif") != "cooperatif":
-            continue
-        key = (len(players), bool(options.get("expert")), bool(options.get("decouverte")))
-        games_wins = groups.setdefault(key, [0, 0])
-        games_wins[0] += (records or {}).get("games", 0)
-        games_wins[1] += (records or {}).get("wins", 0)
-    return [
-        {
-            "players": n,
-            "expert": expert,
-            "decouverte": decouverte,
-            "games": g,
-            "rate": round(100 * w / g, 1) if g else None,
-            "reference": coop_reference_rate(n, expert, decouverte),
-        }
-        for (n, expert, decouverte), (g, w) in sorted(groups.items())
-    ]
 
 
 def _results_svg(values: list[int], width: int = 300, height: int = 80) -> str:
@@ -352,12 +325,12 @@ def leaderboard(request, slug):
         ]
     elif request.user.is_authenticated:
         seats = Player.objects.filter(sheet__user=request.user, sheet__game=slug, sheet__deleted_at__isnull=True)
-        if slug != "coop":
+        if not game.session:
             seats = seats.filter(sheet__finished=True)
         if period == "month":
             start = timezone.localtime().replace(day=1, hour=0, minute=0, second=0, microsecond=0)
             seats = seats.filter(sheet__created_at__gte=start)
-        rows = _table_board(seats, slug, game.wins == "lowest")
+        rows = _table_board(seats, game)
     lang = request_lang()
     shown = _shown(rows)
 
