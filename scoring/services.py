@@ -5,9 +5,7 @@ store, and keep each seat's total equal to what the engine computes.
 """
 
 import hashlib
-import hmac
 import json
-import secrets
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -15,16 +13,15 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.http import Http404
 from django.utils import timezone, translation
-from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from rest_framework.utils.encoders import JSONEncoder
 
-from numapp.parsing import same_token
-from scoring import sql
+from scoring import sql, tokens
 from scoring.games import GAMES, names
 from scoring.games.base import ScoringError
 from scoring.lru import VersionedParts
 from scoring.models import IdempotentRequest, Player, Round, Sheet
+from scoring.signals import seats_scored
 
 MAX_ROUNDS = 60
 
@@ -70,34 +67,6 @@ class IdempotencyMismatch(Exception):
 class Created:
     sheet: Sheet
     edit_token: str
-
-
-def hash_token(token: str) -> str:
-    """Return the stored form of an edit token (SHA-256; tokens carry 192 random bits)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def edit_token_matches(sheet: Sheet, token: str) -> bool:
-    """Tell in constant time whether `token` is this sheet's edit token."""
-    return bool(token) and hmac.compare_digest(sheet.edit_token_hash, hash_token(token))
-
-
-def share_token(sheet_id: str) -> str:
-    """Return the read-only share token of a sheet, derived from the secret key."""
-    return salted_hmac("numapp.share", sheet_id, algorithm="sha256").hexdigest()[:32]
-
-
-def share_token_matches(sheet_id: str, token: str) -> bool:
-    return same_token(share_token(sheet_id), token)  # any text from a header or a query string: never raises
-
-
-def seat_entry_token(sheet_id: str, seat: int) -> str:
-    """Return the token of a player's own entry link: their entry in the round in progress, nothing else."""
-    return salted_hmac("numapp.seat-entry", f"{sheet_id}:{seat}", algorithm="sha256").hexdigest()[:32]
-
-
-def seat_entry_matches(sheet_id: str, seat: int, token: str) -> bool:
-    return bool(token) and isinstance(token, str) and hmac.compare_digest(seat_entry_token(sheet_id, seat), token)
 
 
 def _engine_errors(exc: ScoringError, lang: str, *, round_index: int | None = None) -> list[dict]:
@@ -212,7 +181,7 @@ def sheet_create(*, game: str, players, options, owner_key: str = "", user=None,
         result = engine.score(players, options if options is not None else {}, [], lang)
     except ScoringError as exc:
         raise InvalidInput(exc.messages(lang)) from None
-    token = secrets.token_urlsafe(24)
+    token = tokens.new_edit_token()
     now = timezone.now()
     with transaction.atomic():
         sheet = Sheet.objects.create(
@@ -221,7 +190,7 @@ def sheet_create(*, game: str, players, options, owner_key: str = "", user=None,
             options=result["options"],
             owner_key="" if user else owner_key,
             user=user,
-            edit_token_hash=hash_token(token),
+            edit_token_hash=tokens.edit_token_hash(token),
             created_at=now,
             updated_at=now,
             expires_at=None if user else now + settings.ANONYMOUS_SHEET_TTL,
@@ -269,9 +238,7 @@ def _store(sheet: Sheet, result: dict, lang: str, datas: list[dict]) -> None:
     _remember(sheet, lang, result, datas)
     linked = {seat[-1] for seat in seats if seat[-1]}
     if sheet.user_id and linked:
-        from accounts.services import standings_recount
-
-        standings_recount(user_ids=linked, game=sheet.game)
+        seats_scored.send(sender=Sheet, game=sheet.game, user_ids=linked)
 
 
 def _rescore(sheet: Sheet, datas: list[dict], lang: str, index: int) -> dict:

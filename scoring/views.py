@@ -3,7 +3,6 @@
 import json
 
 from django.contrib import messages
-from django.core import signing
 from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -13,12 +12,11 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.services import seat_token
+from numapp.i18n import request_lang
 from numapp.parsing import parse_int
 from numapp.ratelimit import limit_posts
-from scoring import access, forms, services
+from scoring import access, forms, services, tokens
 from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
-from scoring.api.views import request_lang
 from scoring.charts import PALETTE, chart_series, progression_svg
 from scoring.games import GAMES
 from scoring.lru import VersionedParts, shared_page
@@ -269,14 +267,14 @@ def _sheet_context(
             "team": team_of.get(name),
             "user_id": seat_users.get(seat),
             "seat_url": request.build_absolute_uri(
-                reverse("seat-join", args=[sheet.pk, seat, seat_token(sheet.pk, seat)])
+                reverse("seat-join", args=[sheet.pk, seat, tokens.claim_token(sheet.pk, seat)])
             )
             if owner_view
             else "",
         }
         for seat, name in enumerate(players)
     ]
-    share_url = request.build_absolute_uri(reverse("sheet-watch", args=[sheet.pk, services.share_token(sheet.pk)]))
+    share_url = request.build_absolute_uri(reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk)]))
     next_round = result.get("next_round")
     context = {
         "sheet": sheet,
@@ -332,9 +330,7 @@ def _sheet_context(
 
 
 def _seat_url(request, sheet, seat: int) -> str:
-    return request.build_absolute_uri(
-        reverse("seat-entry", args=[sheet.pk, seat, services.seat_entry_token(sheet.pk, seat)])
-    )
+    return request.build_absolute_uri(reverse("seat-entry", args=[sheet.pk, seat, tokens.entry_token(sheet.pk, seat)]))
 
 
 def _sheet_data(request, sheet, game: dict, result: dict, lang: str, editing: int | None) -> dict:
@@ -421,7 +417,7 @@ def _watch_etag(sheet) -> str:
 def seat_entry(request, sheet_id, seat, token):
     """A player's own phone: the sheet, live, and their own entry of the round in progress."""
     sheet = Sheet.objects.read_alive(sheet_id)
-    if sheet is None or seat >= len(sheet.players) or not services.seat_entry_matches(sheet.pk, seat, token):
+    if sheet is None or seat >= len(sheet.players) or not tokens.entry_token_matches(sheet.pk, seat, token):
         raise Http404
     lang = request_lang()
     name = sheet.players[seat]
@@ -447,7 +443,7 @@ def seat_entry(request, sheet_id, seat, token):
             "playing": name in players_now,
             "mine": (sheet.draft.get("entries") or {}).get(name) if sheet.draft else None,
             "late": late,
-            "watch_url": reverse("sheet-watch", args=[sheet.pk, services.share_token(sheet.pk)]) + "?fragment=1",
+            "watch_url": reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk)]) + "?fragment=1",
             "entry_players": [name],
         }
     )
@@ -573,11 +569,6 @@ def round_edit(request, sheet_id, number):
 
 
 UNDONE_KEY = "undone"
-RESTORE_MAX_AGE = 60 * 60  # the "Restore" button of a removed round works for an hour
-
-
-def _restore_signer(sheet_id: str) -> signing.TimestampSigner:
-    return signing.TimestampSigner(salt=f"numapp.round-restore:{sheet_id}")
 
 
 def _undone(request, sheet) -> dict | None:
@@ -602,7 +593,7 @@ def round_undo(request, sheet_id):
         except (services.InvalidInput, services.RoundNotFound):
             pass
         else:
-            token = _restore_signer(sheet.pk).sign_object({"number": number, "data": data}, compress=True)
+            token = tokens.restore_token(sheet.pk, number, data)
             request.session[UNDONE_KEY] = {"sheet": sheet.pk, "number": number, "token": token}
     return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
 
@@ -612,12 +603,11 @@ def round_undo(request, sheet_id):
 def round_restore(request, sheet_id):
     """Put back the round the toast offers, with the same entries and number, unless the sheet moved on."""
     sheet, _role = get_sheet(request, sheet_id, write=True)
-    try:
-        removed = _restore_signer(sheet.pk).unsign_object(request.POST.get("token", ""), max_age=RESTORE_MAX_AGE)
-        number, data = int(removed["number"]), removed["data"]
-    except (signing.BadSignature, KeyError, TypeError, ValueError):
+    removed = tokens.restore_token_round(sheet.pk, request.POST.get("token", ""))
+    if removed is None:
         messages.error(request, _("This round can no longer be restored."))
         return redirect("sheet", sheet.pk)
+    number, data = removed
     try:
         services.round_restore(sheet=sheet, number=number, data=data, lang=request_lang())
     except services.RestoreRefused as exc:

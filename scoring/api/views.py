@@ -3,7 +3,6 @@
 from django.db import transaction
 from django.http import Http404
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
@@ -11,8 +10,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from numapp.i18n import request_lang
 from numapp.parsing import is_printable_ascii, parse_int
-from scoring import services
+from scoring import services, tokens
 from scoring.access import EDITOR, csrf_failure, get_sheet, my_sheets, owner_key, seat_of
 from scoring.api import serializers as s
 from scoring.api.errors import error_response
@@ -58,11 +58,6 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     required=False,
     description="Any key of yours for this write (e.g. a UUID): 1 to 100 printable ASCII characters.",
 )
-
-
-def request_lang() -> str:
-    """Return the request's language as "fr" or "en"."""
-    return "en" if (translation.get_language() or "fr").startswith("en") else "fr"
 
 
 def _body(request) -> dict | Response:
@@ -115,11 +110,11 @@ def sheet_payload(request, sheet: Sheet, role: str, *, lang: str, edit_token: st
     payload["draft"] = services.draft_payload(sheet)
     if role == EDITOR:
         payload["share_url"] = request.build_absolute_uri(
-            reverse("sheet-watch", args=[sheet.pk, services.share_token(sheet.pk)])
+            reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk)])
         )
         payload["seat_urls"] = {
             name: request.build_absolute_uri(
-                reverse("seat-entry", args=[sheet.pk, seat, services.seat_entry_token(sheet.pk, seat)])
+                reverse("seat-entry", args=[sheet.pk, seat, tokens.entry_token(sheet.pk, seat)])
             )
             for seat, name in enumerate(sheet.players)
         }
