@@ -5,6 +5,7 @@ import secrets
 from django.http import Http404
 from django.middleware.csrf import CsrfViewMiddleware
 
+from scoring.exceptions import CsrfRefused
 from scoring.models import Sheet
 from scoring.tokens import edit_token_matches, entry_token_matches, read_token_matches
 
@@ -111,3 +112,9 @@ def csrf_failure(request) -> bool:
     check = CsrfViewMiddleware(lambda r: None)
     check.process_request(request)
     return check.process_view(request, None, (), {}) is not None
+
+
+def check_csrf(request) -> None:
+    """Raise CsrfRefused when an unsafe request that carries cookies fails the CSRF check (see csrf_failure)."""
+    if csrf_failure(request):
+        raise CsrfRefused()

@@ -18,12 +18,21 @@ from numapp.ratelimit import limit_posts
 from scoring import access, forms, services, tokens
 from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
 from scoring.charts import PALETTE, chart_series, progression_svg
+from scoring.exceptions import ServiceError
 from scoring.games import GAMES
 from scoring.lru import VersionedParts, shared_page
 from scoring.models import Sheet
 from scoring.qr import qr_svg
 
 MAX_FORM_PLAYERS = 12
+
+
+def tell_refused(request, exc: ServiceError) -> None:
+    """Say on the next page why a write was refused: the pages' one reading of the services' refusals.
+
+    A refused form (InvalidInput) is shown again with its errors instead, by the view that drew it.
+    """
+    messages.add_message(request, exc.page_level, exc.page_message())
 
 
 def _form_options(game: dict, post) -> list[dict]:
@@ -429,7 +438,7 @@ def seat_entry(request, sheet_id, seat, token):
             services.draft_entry_put(sheet=sheet, player=name, entry=entry, lang=lang, number=parse_int(number))
         except services.InvalidInput as exc:
             errors = exc.errors
-        except services.DraftMoved as exc:
+        except services.DraftMoved as exc:  # the page says it in its own words, beside the next round's form
             late = exc.current
         else:
             messages.success(request, _("Your entry is in."))
@@ -484,8 +493,8 @@ def draft_save(request, sheet_id):
     except services.InvalidInput as exc:
         context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, posted=request.POST)
         return render(request, "scoring/sheet.html", context, status=400)
-    except services.DraftMoved:
-        messages.warning(request, _("That round was saved meanwhile: here is the next one."))
+    except ServiceError as exc:
+        tell_refused(request, exc)
     else:
         messages.success(request, _("Bids saved: every phone sees them.") if only else _("Entries kept."))
     return redirect(reverse("sheet", args=[sheet.pk]) + "#entry")
@@ -510,12 +519,8 @@ def round_add(request, sheet_id):
         errors = forms.name_players(exc.errors, sheet.players)
         context = _sheet_context(request, sheet, role, lang=lang, form_errors=errors, posted=request.POST)
         return render(request, "scoring/sheet.html", context, status=400)
-    except services.VersionMismatch:
-        messages.warning(
-            request, _("The sheet changed on another phone: here it is as it is now. Enter your round again.")
-        )
-    except services.Conflict:
-        messages.warning(request, _("Another phone added a round at the same moment: here is the sheet as it is now."))
+    except ServiceError as exc:
+        tell_refused(request, exc)
     return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
 
 
@@ -538,8 +543,8 @@ def round_edit(request, sheet_id, number):
             services.round_edit(sheet=sheet, number=number, data=data, lang=lang, if_version=version)
         except services.InvalidInput as exc:
             errors = forms.name_players(exc.errors, sheet.players)
-        except services.VersionMismatch:
-            messages.warning(request, _("The sheet changed on another phone: check the round and save again."))
+        except ServiceError as exc:
+            tell_refused(request, exc)
             return redirect("round-edit", sheet.pk, number)
         else:
             messages.success(request, _("Round %(n)d saved.") % {"n": number})
@@ -590,8 +595,8 @@ def round_undo(request, sheet_id):
         number, data = len(datas), datas[-1]
         try:
             services.round_delete(sheet=sheet, number=number, lang=request_lang())
-        except (services.InvalidInput, services.RoundNotFound):
-            pass
+        except ServiceError as exc:
+            tell_refused(request, exc)
         else:
             token = tokens.restore_token(sheet.pk, number, data)
             request.session[UNDONE_KEY] = {"sheet": sheet.pk, "number": number, "token": token}
@@ -610,16 +615,8 @@ def round_restore(request, sheet_id):
     number, data = removed
     try:
         services.round_restore(sheet=sheet, number=number, data=data, lang=request_lang())
-    except services.RestoreRefused as exc:
-        if exc.already:
-            messages.info(request, _("Round %(n)d is back already.") % {"n": number})
-        else:
-            messages.error(
-                request,
-                _("Round %(n)d cannot be restored: another round was added since.") % {"n": number},
-            )
-    except services.InvalidInput as exc:
-        messages.error(request, exc.errors[0]["message"])
+    except ServiceError as exc:  # another round took its place, or it is back already
+        tell_refused(request, exc)
     else:
         messages.success(request, _("Round %(n)d restored.") % {"n": number})
     return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
@@ -634,9 +631,8 @@ def rematch(request, sheet_id):
         created = services.sheet_rematch(
             sheet=sheet, owner_key="" if user else owner_key(request, create=True), user=user, lang=request_lang()
         )
-    except services.InvalidInput as exc:  # a name an older rule let through: the new sheet needs it retyped
-        for error in exc.errors:
-            messages.error(request, error["message"])
+    except ServiceError as exc:  # a name an older rule let through: the new sheet needs it retyped
+        tell_refused(request, exc)
         return redirect("sheet", sheet.pk)
     return redirect("sheet", created.sheet.pk)
 
