@@ -34,7 +34,6 @@ from scoring.games.base import ScoringError
 from scoring.lru import VersionedParts
 from scoring.models import IdempotentRequest, Player, Round, Sheet
 from scoring.signals import seats_scored
-from scoring.stats import seat_records
 
 MAX_ROUNDS = 60
 
@@ -203,7 +202,7 @@ def _store(sheet: Sheet, result: dict, lang: str, datas: list[dict]) -> None:
         after = {
             "total": result["totals"][name],
             "winner": name in winners or team_of.get(name) in winners,
-            "records": seat_records(sheet.game, result, name),
+            "records": sheet.engine.seat_records(result, name),
         }
         if after != {"total": total, "winner": winner, "records": records}:
             changed.append((pk, after))

@@ -312,7 +312,13 @@ def _sheet_context(
         "values_range": range(17),
         "entry_players": (next_round or {}).get("players") or players,
         "game_json": json.dumps(
-            {"slug": sheet.game, "players": players, "options": sheet.options, "cards": game["cards"]}
+            {
+                "slug": sheet.game,
+                "players": players,
+                "options": sheet.options,
+                "cards": game["cards"],
+                "preview": sheet.engine.preview_options,
+            }
         ),
         "question": question,
     }

@@ -24,7 +24,6 @@ LOWER = (
     "scoring.games",
     "scoring.tokens",
     "scoring.signals",
-    "scoring.stats",
     "scoring.charts",
     "scoring.sql",
     "scoring.tasks",
