@@ -35,7 +35,7 @@ from scoring.lru import VersionedParts
 from scoring.models import IdempotentRequest, Player, Round, Sheet
 from scoring.signals import seats_scored
 
-MAX_ROUNDS = 60
+MAX_ROUNDS_PER_SHEET = 60  # rounds a stored sheet holds (docs/security.md, "oversized or hostile input")
 
 
 @dataclass
@@ -255,12 +255,12 @@ def round_add(
             sheet, rounds = _locked(sheet, if_version)
             if number is not None and number != len(rounds) + 1:
                 raise Conflict()
-            if len(rounds) >= MAX_ROUNDS:
+            if len(rounds) >= MAX_ROUNDS_PER_SHEET:
                 with translation.override(lang):
                     raise InvalidInput.one(
                         "round",
                         "too_many_rounds",
-                        _("A sheet holds at most %(n)d rounds.") % {"n": MAX_ROUNDS},
+                        _("A sheet holds at most %(n)d rounds.") % {"n": MAX_ROUNDS_PER_SHEET},
                     )
             if from_draft:
                 data = draft_round(sheet.draft)
