@@ -134,6 +134,12 @@ def test_views_never_import_another_apps_models():
     assert _offences([*_in("scoring.views"), *_in(API)], "accounts") == []
 
 
+def test_request_views_run_no_query_of_their_own():
+    # Reads and writes are the services' (and the permission check's, scoring/access.py).
+    views = [*_in(PAGE_VIEWS), "scoring.api.views"]
+    assert _offences(views, ("scoring.models", "accounts.models", "scoring.sql", "django.db")) == []
+
+
 def test_accounts_reach_scoring_through_its_services_signals_and_helpers():
     allowed = ("scoring.services", "scoring.signals", "scoring.access", "scoring.tokens", "scoring.games")
     # accounts.services counts seats: it is the one account module that reads scoring's models.
