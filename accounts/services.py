@@ -1,21 +1,29 @@
-"""Account use cases: standings, seats, profile, export, deletion."""
+"""Account use cases: standings, seats, profile, export, deletion, and the queries of the account pages.
+
+The account pages (accounts/views.py) ask here for what they show; they run no query
+of their own. Scoring never calls this module: it announces stored seats with the
+`scoring.signals.seats_scored` signal, and accounts/signals.py recounts the standings.
+"""
 
 import csv
 import io
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, IntegerField, Max, Min, Q, Sum
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
-from django.utils.crypto import salted_hmac
 
 from accounts.models import Profile, Standing
-from numapp.parsing import same_token
+from scoring import tokens
 from scoring.games import GAMES
+from scoring.games.coop import reference_rate as coop_reference_rate
 from scoring.games.names import clean_name
-from scoring.models import Player, Sheet
+from scoring.models import Player, Sheet, deleted_keep
 
 ALL = "all"
+BOARD_SIZE = 50
 
 
 def profile_of(user) -> Profile:
@@ -97,15 +105,6 @@ def _standing_rows(user_ids: list[int], game: str) -> dict[tuple[int, str], dict
 def sheet_users_recount(sheet: Sheet) -> None:
     """Recount the standings of everyone seated at this sheet."""
     standings_recount(user_ids=set(sheet.seats.exclude(user=None).values_list("user_id", flat=True)), game=sheet.game)
-
-
-def seat_token(sheet_id: str, seat: int) -> str:
-    """Return the token of a seat link, derived from the secret key (nothing stored)."""
-    return salted_hmac("numapp.seat", f"{sheet_id}:{seat}", algorithm="sha256").hexdigest()[:32]
-
-
-def seat_token_matches(sheet_id: str, seat: int, token: str) -> bool:
-    return same_token(seat_token(sheet_id, seat), token)
 
 
 def seat_attach(*, sheet: Sheet, seat: int, user) -> Player:
@@ -233,3 +232,165 @@ def export_json(user) -> list[dict]:
         }
         for s in sheets
     ]
+
+
+# The account pages' queries.
+
+
+def restore_days() -> int:
+    """Return for how many days a deleted sheet stays restorable."""
+    return deleted_keep().days
+
+
+def history_sheets(user, *, game: str = "", state: str = ""):
+    """Return the user's live sheets, newest change first (at most 200), of one game and state if asked."""
+    sheets = Sheet.objects.alive().filter(user=user).prefetch_related("seats")
+    if game in GAMES:
+        sheets = sheets.filter(game=game)
+    if state == "finished":
+        sheets = sheets.filter(finished=True)
+    elif state == "ongoing":
+        sheets = sheets.filter(finished=False)
+    return sheets.order_by("-updated_at")[:200]
+
+
+def deleted_sheets(user):
+    """Return the sheets the user deleted that can still be restored (at most 50)."""
+    return Sheet.objects.restorable(user).prefetch_related("seats")[:50]
+
+
+def owned_sheet(user, sheet_id: str, *, deleted_too: bool = False) -> Sheet | None:
+    """Return the user's own sheet `sheet_id` (live, or deleted too), or None."""
+    sheets = Sheet.objects.all() if deleted_too else Sheet.objects.alive()
+    return sheets.filter(pk=sheet_id, user=user).first()
+
+
+def seat_to_claim(sheet_id: str, seat: int, token) -> Sheet | None:
+    """Return the owned live sheet whose seat `seat` the claim `token` opens, or None."""
+    sheet = Sheet.objects.alive().filter(pk=sheet_id, user__isnull=False).first()
+    if sheet is None or seat >= len(sheet.players) or not tokens.claim_token_matches(sheet_id, seat, token):
+        return None
+    return sheet
+
+
+def visible_profile(user_id: int, viewer) -> Profile | None:
+    """Return the profile of `user_id` if `viewer` may see their stats (their own, or made public), else None."""
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        return None
+    profile = profile_of(user)
+    if not (viewer.is_authenticated and viewer.pk == user_id) and not profile.public:
+        return None
+    return profile
+
+
+def player_stats(user_id: int, lang: str) -> list[dict]:
+    """Return a player's results per game on owned sheets: games, wins, average, best, records, results in order."""
+    seats = Player.objects.filter(user_id=user_id, sheet__user__isnull=False, sheet__deleted_at__isnull=True)
+    per_game = []
+    for slug, game in GAMES.items():
+        # A coop sheet is a session the rules never finish: each of its games counts.
+        mine = (
+            seats.filter(sheet__game=slug) if slug == "coop" else seats.filter(sheet__game=slug, sheet__finished=True)
+        )
+        agg = mine.aggregate(
+            games=Count("id"),
+            wins=Count("id", filter=Q(winner=True)),
+            total_sum=Sum("total"),
+            high=Max("total"),
+            low=Min("total"),
+        )
+        if not agg["games"]:
+            continue
+        records = {}
+        for rec in mine.values_list("records", flat=True):
+            for k, v in (rec or {}).items():
+                records[k] = max(records.get(k, 0), v) if k == "longest_streak" else records.get(k, 0) + v
+        results = list(mine.order_by("sheet__created_at").values_list("total", flat=True)[:100])
+        per_game.append(
+            {
+                "slug": slug,
+                "name": game.name[lang],
+                "session": game.session,
+                "games": agg["games"],
+                "wins": agg["wins"],
+                "win_rate": round(100 * agg["wins"] / agg["games"], 1),
+                "average": round(agg["total_sum"] / agg["games"], 1),
+                "best": agg["low"] if game.wins == "lowest" else agg["high"],
+                "records": records,
+                "results": results if slug != "coop" else [],
+                "coop": _coop_rates(mine) if slug == "coop" else [],
+            }
+        )
+    return per_game
+
+
+def _coop_rates(seats) -> list[dict]:
+    """Return the table's win rate per player count and options, beside the rule book's."""
+    groups: dict[tuple, list[int]] = {}
+    for players, options, records in seats.values_list("sheet__players", "sheet__options", "records"):
+        if (options or {}).get("mode", "cooperatif") != "cooperatif":
+            continue
+        key = (len(players), bool(options.get("expert")), bool(options.get("decouverte")))
+        games_wins = groups.setdefault(key, [0, 0])
+        games_wins[0] += (records or {}).get("games", 0)
+        games_wins[1] += (records or {}).get("wins", 0)
+    return [
+        {
+            "players": n,
+            "expert": expert,
+            "decouverte": decouverte,
+            "games": g,
+            "rate": round(100 * w / g, 1) if g else None,
+            "reference": coop_reference_rate(n, expert, decouverte),
+        }
+        for (n, expert, decouverte), (g, w) in sorted(groups.items())
+    ]
+
+
+def public_board(slug: str, *, month: bool) -> list[dict]:
+    """Return the global leaderboard of a game (public standings, all time or this month), ranked by wins then games."""
+    period = timezone.localtime().strftime("%Y-%m") if month else ALL
+    return [
+        {
+            "name": name,
+            "games": games,
+            "wins": wins,
+            "best": best,
+            "user_id": user_id,
+            "win_rate": round(100 * wins / games, 1) if games else 0,
+        }
+        for name, games, wins, best, user_id in Standing.objects.filter(game=slug, period=period, public=True)
+        .order_by("-wins", "-games", "name")
+        .values_list("name", "games", "wins", "best", "user_id")[:BOARD_SIZE]
+    ]
+
+
+def table_board(user, slug: str, *, month: bool) -> list[dict]:
+    """Return the players of my tables, by name, ranked by wins then games.
+
+    The database groups the seats and returns at most one board of rows. A coop
+    session holds many games: its seat's records count them.
+    """
+    seats = Player.objects.filter(sheet__user=user, sheet__game=slug, sheet__deleted_at__isnull=True)
+    if slug != "coop":
+        seats = seats.filter(sheet__finished=True)
+    if month:
+        start = timezone.localtime().replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+        seats = seats.filter(sheet__created_at__gte=start)
+    if slug == "coop":
+        counted = {
+            "games": Coalesce(Sum(Cast(KT("records__games"), IntegerField())), 0),
+            "wins": Coalesce(Sum(Cast(KT("records__wins"), IntegerField())), 0),
+        }
+    else:
+        counted = {
+            "games": Count("id"),
+            "wins": Count("id", filter=Q(winner=True)),
+            "best": Min("total") if GAMES[slug].wins == "lowest" else Max("total"),
+        }
+    rows = list(seats.order_by().values("name").annotate(**counted).order_by("-wins", "-games", "name")[:BOARD_SIZE])
+    for r in rows:
+        r["win_rate"] = round(100 * r["wins"] / r["games"], 1) if r["games"] else 0
+        r.setdefault("best", None)
+    return rows

@@ -186,7 +186,7 @@ def seed(out_path: str, params: dict) -> None:
     from django.utils import timezone
     from django.utils.crypto import get_random_string
 
-    from scoring import forms, services
+    from scoring import forms, services, tokens
     from scoring.games import GAMES
     from scoring.models import Player, Round, Sheet
 
@@ -322,7 +322,7 @@ def seed(out_path: str, params: dict) -> None:
                 "tpl": tpl,
                 "owner": owner,
                 "session": key,
-                "share": services.share_token(sheet_id),
+                "share": tokens.read_token(sheet_id),
                 "csrf": get_random_string(32, CSRF_CHARS),
             }
         )

@@ -114,7 +114,7 @@ def seed(out_path: str, pool_size: int) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from accounts.services import profile_update, seat_attach
-    from scoring import services
+    from scoring import services, tokens
 
     if connection.vendor != "sqlite":
         name = connection.settings_dict["NAME"]
@@ -154,7 +154,7 @@ def seed(out_path: str, pool_size: int) -> None:
         for _ in range(18):
             sheet = services.round_add(sheet=sheet, data=_malus_round(rng, NAMES8, totals))
         assert sheet.round_count == 18 and not sheet.finished, "the 8 × 18 sheet must still be running"
-        share = services.share_token(sheet.pk)
+        share = tokens.read_token(sheet.pk)
 
         # The add-a-round pool: Num King in pairs (binômes), 4 players, 5 rounds of 6 cards each.
         # Every round of such a sheet deals 6 cards, so one body is valid for any of its 5 rounds

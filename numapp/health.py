@@ -7,13 +7,18 @@ until gunicorn kills it.
 """
 
 import logging
+import re
 
+import redis
+from django.conf import settings
 from django.db import connection
 
 log = logging.getLogger("numapp.health")
 
 # Seconds for the broker's TCP connect and for each of its replies; one attempt, no retry.
 BROKER_TIMEOUT = 0.5
+# Seconds for the cache's Redis to accept the probe's connection and to answer its PING.
+CACHE_TIMEOUT = 0.5
 
 
 def _database() -> None:
@@ -34,13 +39,17 @@ def _broker() -> None:
 
 
 def _cache() -> None:
-    from django.core.cache import cache
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
 
     # The Redis cache fails open (numapp/cache.py), so a get or set would hide an outage:
-    # ask Redis itself. The local-memory cache of a single machine has nothing to check.
-    ping = getattr(cache, "ping", None)
-    if ping is not None:
-        ping()
+    # ask Redis itself, on a connection of the probe's own. The local-memory cache of a
+    # single machine has nothing to check.
+    if isinstance(caches["default"], RedisCache):
+        location = settings.CACHES["default"]["LOCATION"]
+        primary = re.split("[;,]", location)[0] if isinstance(location, str) else location[0]
+        with redis.Redis.from_url(primary, socket_connect_timeout=CACHE_TIMEOUT, socket_timeout=CACHE_TIMEOUT) as r:
+            r.ping()
 
 
 CHECKS = {"database": _database, "broker": _broker, "cache": _cache}

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 import scoring.games
+from numapp.i18n import request_lang
 
 ENGINE_DIR = Path(scoring.games.__file__).resolve().parent
 SW_SOURCE = "js/sw.js"
@@ -49,14 +50,10 @@ BACKGROUND_COLOUR = "#f7f5f0"
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
-def _lang() -> str:
-    return "en" if (translation.get_language() or "fr").startswith("en") else "fr"
-
-
 @require_safe
 def manifest(request):
     """Return the web app manifest in the request's language."""
-    lang = _lang()
+    lang = request_lang()
     body = {
         "id": "/",
         "name": "Num scores",

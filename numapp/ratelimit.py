@@ -1,67 +1,65 @@
-"""A small fixed-window rate limit for the pages (the API uses DRF's throttles)."""
+"""Our one rate-limit mechanism: DRF's scoped throttle, for the API and for the pages.
+
+The rates are REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] (numapp/settings.py), by scope. An
+API view names its `throttle_scope` and lists `ClientRateThrottle`; a page view is wrapped
+by `limit_posts(scope)`, which asks the same throttle with the same rates and answers a 429
+page. A client is the signed-in user, else the address every limiter sees
+(numapp/clientip.py). allauth keeps its own limits (ACCOUNT_RATE_LIMITS).
+
+The counters live in the default cache, which fails open (numapp/cache.py): while Redis is
+away every request is allowed.
+"""
 
 import functools
-import logging
-import time
+import math
+import types
 
-from django.core.cache import cache
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from rest_framework.throttling import ScopedRateThrottle
 
 from numapp.clientip import client_ip
 
-log = logging.getLogger("scoring.cache")
 
-# scope → (requests, seconds), per client address.
-LIMITS = {
-    "sheet_create": (30, 60),
-    "round_write": (120, 60),
-    "admin_login": (10, 300),
-}
+class ClientRateThrottle(ScopedRateThrottle):
+    """DRF's scoped throttle, counting anonymous clients by their address as every limiter does.
 
-
-def count_hit(key: str, limit: int, period: int, now: float | None = None) -> tuple[bool, float]:
-    """Count one hit in the current window of `key`; return (allowed, seconds to the next window).
-
-    One counter per window (INCR on Redis: one round trip, constant size). Any other
-    Django cache counts with add then incr; a cache that fails lets the request
-    through (docs/security.md, "fail open").
+    DRF's own `get_ident` reads the whole X-Forwarded-For unless NUM_PROXIES is set, so a
+    client choosing a new header value each time would get a new budget each time.
     """
-    now = time.time() if now is None else now
-    window = int(now // period)
-    retry = (window + 1) * period - now
-    bucket = f"rl:{key}:{window}"
-    if hasattr(cache, "hit"):  # Redis (numapp/cache.py): INCR and EXPIRE in one round trip
-        return cache.hit(bucket, period) <= limit, retry
-    try:
-        if cache.add(bucket, 1, period):
-            return True, retry
-        try:
-            count = cache.incr(bucket)
-        except ValueError:  # the window expired between add and incr
-            cache.add(bucket, 1, period)
-            return True, retry
-    except Exception as exc:  # whatever the backend raises when its server is away
-        log.warning("rate limit skipped, cache unavailable: %s", exc.__class__.__name__)
-        return True, retry
-    return count <= limit, retry
+
+    def get_ident(self, request):
+        return client_ip(request)
+
+    def parse_rate(self, rate):
+        """Read DRF's "N/unit", and "N/Kunit" for K units: "10/5m" is 10 requests in 5 minutes."""
+        if rate is None:
+            return (None, None)
+        num, period = rate.split("/")
+        count = period.rstrip("abcdefghijklmnopqrstuvwxyz")
+        requests, duration = super().parse_rate(f"{num}/{period[len(count) :]}")
+        return requests, duration * int(count or 1)
 
 
-def allowed(request, scope: str) -> bool:
-    """Count this request in its window; tell whether it stays within the limit."""
-    limit, period = LIMITS[scope]
-    return count_hit(f"{scope}:{client_ip(request)}", limit, period)[0]
+class PageThrottle(ClientRateThrottle):
+    # The pages' budgets are their own: an API client does not spend a page's.
+    cache_format = "throttle_page_%(scope)s_%(ident)s"
 
 
 def limit_posts(scope: str):
-    """Refuse POSTs past the scope's limit with a 429 page in the user's language."""
+    """Refuse POSTs past the scope's rate with a 429 page in the user's language and Retry-After."""
+    view_scope = types.SimpleNamespace(throttle_scope=scope)
 
     def decorate(view):
         @functools.wraps(view)
         def wrapped(request, *args, **kwargs):
-            if request.method == "POST" and not allowed(request, scope):
-                message = _("Too many attempts: wait a minute and try again.")
-                return render(request, "429.html", {"message": message}, status=429)
+            if request.method == "POST":
+                throttle = PageThrottle()
+                if not throttle.allow_request(request, view_scope):
+                    message = _("Too many attempts: wait a minute and try again.")
+                    response = render(request, "429.html", {"message": message}, status=429)
+                    response["Retry-After"] = str(max(1, math.ceil(throttle.wait() or 1)))
+                    return response
             return view(request, *args, **kwargs)
 
         return wrapped

@@ -102,11 +102,12 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # Several processes (web and worker) share the file: wait for the lock rather than fail;
-    # numapp/sqlite queues the write transactions on a file lock.
-    DATABASES["default"]["ENGINE"] = "numapp.sqlite"
-    # WAL lets readers go on while one process writes, and with synchronous=NORMAL a commit
-    # does not wait for the disk (a power cut may lose the last commits, never corrupt the file).
+    # Several processes (web and worker) share the file. Every transaction starts with
+    # BEGIN IMMEDIATE, so a writer takes the write lock first and never fails half-way with
+    # "database is locked"; `timeout` is how long it waits for that lock (SQLite's busy
+    # timeout). WAL lets readers go on while one process writes, and with synchronous=NORMAL a
+    # commit does not wait for the disk (a power cut may lose the last commits, never corrupt
+    # the file).
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
@@ -193,10 +194,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["scoring.api.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "scoring.api.errors.exception_handler",
+    # Per client and scope, for the API's views and the pages' (numapp/ratelimit.py).
     "DEFAULT_THROTTLE_RATES": {
         "score": env_str("THROTTLE_SCORE", "120/min"),
         "sheet_create": env_str("THROTTLE_SHEET_CREATE", "30/min"),
         "round_write": env_str("THROTTLE_ROUND_WRITE", "120/min"),
+        "admin_login": env_str("THROTTLE_ADMIN_LOGIN", "10/5m"),
     },
 }
 SPECTACULAR_SETTINGS = {

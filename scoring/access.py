@@ -5,8 +5,9 @@ import secrets
 from django.http import Http404
 from django.middleware.csrf import CsrfViewMiddleware
 
+from scoring.exceptions import CsrfRefused
 from scoring.models import Sheet
-from scoring.services import edit_token_matches, seat_entry_matches, share_token_matches
+from scoring.tokens import edit_token_matches, entry_token_matches, read_token_matches
 
 OWNER_SESSION_KEY = "owner_id"
 # Sheets this browser opened with their edit link (…/?edit=<edit token>).
@@ -54,7 +55,7 @@ def role_for(request, sheet: Sheet, *, share: str = "") -> str | None:
     if sheet.edit_token_hash and hasattr(request, "session") and sheet.pk in request.session.get(EDIT_GRANTS_KEY, []):
         return EDITOR
     share = share or request.headers.get("X-Share-Token", "") or request.GET.get("share", "")
-    if share_token_matches(sheet.pk, share):
+    if read_token_matches(sheet.pk, share):
         return VIEWER
     if seat_of(request, sheet) is not None:
         return PLAYER  # reads the sheet; writes only their own entry of the round in progress
@@ -76,7 +77,7 @@ def seat_of(request, sheet: Sheet, *, token: str = "") -> int | None:
     token = token or request.headers.get("X-Seat-Token", "")
     if not token:
         return None
-    return next((seat for seat in range(len(sheet.players)) if seat_entry_matches(sheet.pk, seat, token)), None)
+    return next((seat for seat in range(len(sheet.players)) if entry_token_matches(sheet.pk, seat, token)), None)
 
 
 def get_sheet(request, sheet_id: str, *, write: bool, share: str = "") -> tuple[Sheet, str]:
@@ -111,3 +112,9 @@ def csrf_failure(request) -> bool:
     check = CsrfViewMiddleware(lambda r: None)
     check.process_request(request)
     return check.process_view(request, None, (), {}) is not None
+
+
+def check_csrf(request) -> None:
+    """Raise CsrfRefused when an unsafe request that carries cookies fails the CSRF check (see csrf_failure)."""
+    if csrf_failure(request):
+        raise CsrfRefused()

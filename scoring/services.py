@@ -5,9 +5,8 @@ store, and keep each seat's total equal to what the engine computes.
 """
 
 import hashlib
-import hmac
 import json
-import secrets
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -15,88 +14,34 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.http import Http404
 from django.utils import timezone, translation
-from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from rest_framework.utils.encoders import JSONEncoder
 
-from numapp.parsing import same_token
+from scoring import tokens
+from scoring.exceptions import (
+    Conflict,
+    DraftMoved,
+    IdempotencyMismatch,
+    InvalidInput,
+    PlayerNotFound,
+    RestoreRefused,
+    RoundNotFound,
+    UnknownGame,
+    VersionMismatch,
+)
 from scoring.games import GAMES, names
 from scoring.games.base import ScoringError
 from scoring.models import IdempotentRequest, Player, Round, Sheet
+from scoring.signals import seats_scored
 from scoring.stats import seat_records
 
 MAX_ROUNDS = 60
-
-
-class InvalidInput(Exception):
-    """The request is refused; `errors` name each offending field in the user's language."""
-
-    def __init__(self, errors: list[dict]):
-        super().__init__(errors)
-        self.errors = errors
-
-
-class VersionMismatch(Exception):
-    """The sheet changed since the client read it (stale If-Match)."""
-
-    def __init__(self, current: int):
-        super().__init__(current)
-        self.current = current
-
-
-class RoundNotFound(Exception):
-    pass
-
-
-class Conflict(Exception):
-    """Two writers raced for the same round number."""
-
-
-class Replay(Exception):
-    """This Idempotency-Key was answered already: send the same answer again."""
-
-    def __init__(self, status: int, response: dict):
-        super().__init__(status)
-        self.status = status
-        self.response = response
-
-
-class IdempotencyMismatch(Exception):
-    """The Idempotency-Key was used before with another body."""
 
 
 @dataclass
 class Created:
     sheet: Sheet
     edit_token: str
-
-
-def hash_token(token: str) -> str:
-    """Return the stored form of an edit token (SHA-256; tokens carry 192 random bits)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def edit_token_matches(sheet: Sheet, token: str) -> bool:
-    """Tell in constant time whether `token` is this sheet's edit token."""
-    return bool(token) and hmac.compare_digest(sheet.edit_token_hash, hash_token(token))
-
-
-def share_token(sheet_id: str) -> str:
-    """Return the read-only share token of a sheet, derived from the secret key."""
-    return salted_hmac("numapp.share", sheet_id, algorithm="sha256").hexdigest()[:32]
-
-
-def share_token_matches(sheet_id: str, token: str) -> bool:
-    return same_token(share_token(sheet_id), token)  # any text from a header or a query string: never raises
-
-
-def seat_entry_token(sheet_id: str, seat: int) -> str:
-    """Return the token of a player's own entry link: their entry in the round in progress, nothing else."""
-    return salted_hmac("numapp.seat-entry", f"{sheet_id}:{seat}", algorithm="sha256").hexdigest()[:32]
-
-
-def seat_entry_matches(sheet_id: str, seat: int, token: str) -> bool:
-    return bool(token) and isinstance(token, str) and hmac.compare_digest(seat_entry_token(sheet_id, seat), token)
 
 
 def _engine_errors(exc: ScoringError, lang: str, *, round_index: int | None = None) -> list[dict]:
@@ -118,10 +63,6 @@ def _engine_errors(exc: ScoringError, lang: str, *, round_index: int | None = No
     return out
 
 
-def _error(path: str, code: str, message: str) -> InvalidInput:
-    return InvalidInput([{"path": path, "code": code, "message": message}])
-
-
 def clean_players(players) -> list:
     """Return the player names cleaned by the names rule; names it refuses stay as sent, for the engine to name."""
     if not isinstance(players, list):
@@ -131,6 +72,8 @@ def clean_players(players) -> list:
 
 def score(game: str, players, options, rounds, lang: str) -> dict:
     """Score a game without saving it."""
+    if game not in GAMES:
+        raise UnknownGame(game)
     try:
         return GAMES[game].score(players, options, rounds, lang)
     except ScoringError as exc:
@@ -176,7 +119,7 @@ def sheet_create(*, game: str, players, options, owner_key: str = "", user=None,
     if not isinstance(game, str) or game not in GAMES:
         with translation.override(lang):
             shown = game if isinstance(game, str) else json.dumps(game)[:40]
-            raise _error("game", "unknown_game", _("Unknown game: %(game)s.") % {"game": shown})
+            raise InvalidInput.one("game", "unknown_game", _("Unknown game: %(game)s.") % {"game": shown})
     players = clean_players(players)
     options = names.tidy_teams(options)
     engine = GAMES[game]
@@ -184,7 +127,7 @@ def sheet_create(*, game: str, players, options, owner_key: str = "", user=None,
         result = engine.score(players, options if options is not None else {}, [], lang)
     except ScoringError as exc:
         raise InvalidInput(exc.messages(lang)) from None
-    token = secrets.token_urlsafe(24)
+    token = tokens.new_edit_token()
     now = timezone.now()
     with transaction.atomic():
         sheet = Sheet.objects.create(
@@ -193,7 +136,7 @@ def sheet_create(*, game: str, players, options, owner_key: str = "", user=None,
             options=result["options"],
             owner_key="" if user else owner_key,
             user=user,
-            edit_token_hash=hash_token(token),
+            edit_token_hash=tokens.edit_token_hash(token),
             created_at=now,
             updated_at=now,
             expires_at=None if user else now + settings.ANONYMOUS_SHEET_TTL,
@@ -236,9 +179,7 @@ def _store(sheet: Sheet, result: dict) -> None:
     Player.objects.bulk_update(changed, ["total", "winner", "records"])
     linked = {seat.user_id for seat in seats if seat.user_id}
     if sheet.user_id and linked:
-        from accounts.services import standings_recount
-
-        standings_recount(user_ids=linked, game=sheet.game)
+        seats_scored.send(sender=Sheet, game=sheet.game, user_ids=linked)
 
 
 def _rescore(sheet: Sheet, datas: list[dict], lang: str, index: int) -> dict:
@@ -263,7 +204,6 @@ def round_add(
     data,
     lang: str = "fr",
     if_version: int | None = None,
-    idempotency_key: str = "",
     number: int | None = None,
     from_draft: bool = False,
 ) -> Sheet:
@@ -272,32 +212,20 @@ def round_add(
     `number`, when given, is the round the client means to add: if another phone
     added it first, Conflict is raised rather than a second round appended.
     `from_draft` saves the round in progress as it stands (`data` is then ignored).
-
-    With an idempotency key, a retry of an answered request raises Replay with the
-    first answer (looked up under the sheet's lock, so concurrent retries queue
-    behind the first); the same key with another body raises IdempotencyMismatch.
     """
     if from_draft:
         data = {"from_draft": True}
     if not isinstance(data, dict):
         with translation.override(lang):
-            raise _error("round", "invalid", _("A round must be a JSON object."))
+            raise InvalidInput.one("round", "invalid", _("A round must be a JSON object."))
     try:
         with transaction.atomic():
-            sheet, rounds = _locked(sheet, None)
-            if idempotency_key:
-                seen = IdempotentRequest.objects.filter(sheet=sheet, key=idempotency_key).first()
-                if seen is not None:
-                    if seen.body_hash != request_hash(data, number):
-                        raise IdempotencyMismatch()
-                    raise Replay(seen.status, seen.response)
-            if if_version is not None and if_version != sheet.version:
-                raise VersionMismatch(sheet.version)
+            sheet, rounds = _locked(sheet, if_version)
             if number is not None and number != len(rounds) + 1:
                 raise Conflict()
             if len(rounds) >= MAX_ROUNDS:
                 with translation.override(lang):
-                    raise _error(
+                    raise InvalidInput.one(
                         "round",
                         "too_many_rounds",
                         _("A sheet holds at most %(n)d rounds.") % {"n": MAX_ROUNDS},
@@ -312,14 +240,6 @@ def round_add(
     except IntegrityError:
         raise Conflict() from None
     return sheet
-
-
-class DraftMoved(Exception):
-    """The round an entry was meant for was saved (or removed) before the entry arrived."""
-
-    def __init__(self, current: int):
-        super().__init__(current)
-        self.current = current
 
 
 def draft_round(draft: dict) -> dict:
@@ -384,10 +304,10 @@ def draft_entry_put(*, sheet: Sheet, player: str, entry, lang: str = "fr", numbe
     saved meanwhile, DraftMoved tells the player their entry came too late.
     """
     if player not in sheet.players:
-        raise RoundNotFound()
+        raise PlayerNotFound()
     if not isinstance(entry, dict):
         with translation.override(lang):
-            raise _error(f"entries.{player}", "invalid", _("An entry must be a JSON object."))
+            raise InvalidInput.one(f"entries.{player}", "invalid", _("An entry must be a JSON object."))
 
     def change(draft):
         return {**(draft.get("entries") or {}), player: entry}, draft.get("fields") or {}
@@ -400,19 +320,53 @@ def draft_clear(*, sheet: Sheet, lang: str = "fr") -> Sheet:
     return _draft_write(sheet, lang, lambda _draft: ({}, {}))
 
 
-def idempotent_store(*, sheet: Sheet, key: str, data, number: int | None = None, status: int, response: dict) -> None:
-    """Remember the answer to a keyed request (call inside the write's transaction)."""
-    stored = json.loads(json.dumps(response, cls=JSONEncoder))
-    IdempotentRequest.objects.create(
-        sheet=sheet, key=key, body_hash=request_hash(data, number), status=status, response=stored
-    )
+@dataclass
+class Once:
+    """What `once` found for a keyed request: the first answer (`replay`), or a slot to keep this one's."""
+
+    sheet: Sheet
+    key: str = ""
+    body_hash: str = ""
+    replay: tuple[int, dict] | None = None
+
+    def keep(self, status: int, response: dict) -> None:
+        """Keep the answer to this request, in its write's transaction (nothing without a key)."""
+        if self.key:
+            stored = json.loads(json.dumps(response, cls=JSONEncoder))
+            IdempotentRequest.objects.create(
+                sheet=self.sheet, key=self.key, body_hash=self.body_hash, status=status, response=stored
+            )
+
+
+@contextmanager
+def once(sheet: Sheet, key: str, data, number: int | None = None):
+    """Run the block inside once per (sheet, Idempotency-Key): the one helper for retried writes.
+
+    With a key, the block runs in one transaction holding the sheet's lock, so
+    concurrent retries queue behind the first: if an answer is kept for the key,
+    `replay` holds it (status, body) and the block must send it as it is; the same
+    key with another body raises IdempotencyMismatch. Otherwise the block writes and
+    calls `keep(status, body)`, stored with the write or not at all. Without a key
+    the block just runs.
+    """
+    if not key:
+        yield Once(sheet)
+        return
+    with transaction.atomic():
+        locked, _rounds = _locked(sheet, None)
+        body_hash = request_hash(data, number)
+        seen = IdempotentRequest.objects.filter(sheet=locked, key=key).first()
+        if seen is not None and seen.body_hash != body_hash:
+            raise IdempotencyMismatch()
+        replay = (seen.status, seen.response) if seen is not None else None
+        yield Once(locked, key, body_hash, replay)
 
 
 def round_edit(*, sheet: Sheet, number: int, data, lang: str = "fr", if_version: int | None = None) -> Sheet:
     """Replace round `number` (1-based); the engine must accept the whole game after it."""
     if not isinstance(data, dict):
         with translation.override(lang):
-            raise _error("round", "invalid", _("A round must be a JSON object."))
+            raise InvalidInput.one("round", "invalid", _("A round must be a JSON object."))
     with transaction.atomic():
         sheet, rounds = _locked(sheet, if_version)
         if not 1 <= number <= len(rounds):
@@ -491,14 +445,6 @@ def _give(sheets, user) -> int:
     )
 
 
-class RestoreRefused(Exception):
-    """A removed round cannot be put back: the sheet moved on since (`already`: it is back already)."""
-
-    def __init__(self, already: bool = False):
-        super().__init__(already)
-        self.already = already
-
-
 def round_restore(*, sheet: Sheet, number: int, data, lang: str = "fr") -> Sheet:
     """Put a removed round back as round `number`, exactly as it was; refuse if another round took its place.
 
@@ -509,4 +455,4 @@ def round_restore(*, sheet: Sheet, number: int, data, lang: str = "fr") -> Sheet
         return round_add(sheet=sheet, data=data, lang=lang, number=number)
     except Conflict:
         datas = round_datas(sheet)
-        raise RestoreRefused(already=len(datas) == number and datas[-1] == data) from None
+        raise RestoreRefused(number, already=len(datas) == number and datas[-1] == data) from None

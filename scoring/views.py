@@ -3,7 +3,6 @@
 import json
 
 from django.contrib import messages
-from django.core import signing
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -13,18 +12,26 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.services import seat_token
+from numapp.i18n import request_lang
 from numapp.parsing import parse_int
 from numapp.ratelimit import limit_posts
-from scoring import access, forms, services
+from scoring import access, forms, services, tokens
 from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
-from scoring.api.views import request_lang
 from scoring.charts import PALETTE, chart_series, progression_svg
+from scoring.exceptions import ServiceError
 from scoring.games import GAMES
 from scoring.models import Sheet
 from scoring.qr import qr_svg
 
 MAX_FORM_PLAYERS = 12
+
+
+def tell_refused(request, exc: ServiceError) -> None:
+    """Say on the next page why a write was refused: the pages' one reading of the services' refusals.
+
+    A refused form (InvalidInput) is shown again with its errors instead, by the view that drew it.
+    """
+    messages.add_message(request, exc.page_level, exc.page_message())
 
 
 def _form_options(game: dict, post) -> list[dict]:
@@ -247,18 +254,20 @@ def _sheet_context(
             "team": team_of.get(name),
             "user_id": seat_users.get(seat),
             "seat_url": request.build_absolute_uri(
-                reverse("seat-join", args=[sheet.pk, seat, seat_token(sheet.pk, seat)])
+                reverse("seat-join", args=[sheet.pk, seat, tokens.claim_token(sheet.pk, seat)])
             )
             if owner_view
             else "",
         }
         for seat, name in enumerate(players)
     ]
-    share_url = request.build_absolute_uri(reverse("sheet-watch", args=[sheet.pk, services.share_token(sheet.pk)]))
+    share_url = request.build_absolute_uri(reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk)]))
     next_round = result.get("next_round")
     context = {
         "sheet": sheet,
         "game": game,
+        # How this sheet's rounds are entered and shown: the engine's description, never the slug.
+        "entry": sheet.engine.entry_form(sheet.options),
         "result": result,
         "columns": columns,
         "has_bonus": any(result["bonuses"].values()),
@@ -302,9 +311,7 @@ def _sheet_context(
 
 
 def _seat_url(request, sheet, seat: int) -> str:
-    return request.build_absolute_uri(
-        reverse("seat-entry", args=[sheet.pk, seat, services.seat_entry_token(sheet.pk, seat)])
-    )
+    return request.build_absolute_uri(reverse("seat-entry", args=[sheet.pk, seat, tokens.entry_token(sheet.pk, seat)]))
 
 
 def _sheet_data(request, sheet, game: dict, result: dict, lang: str, editing: int | None) -> dict:
@@ -388,7 +395,7 @@ def _watch_etag(sheet) -> str:
 def seat_entry(request, sheet_id, seat, token):
     """A player's own phone: the sheet, live, and their own entry of the round in progress."""
     sheet = Sheet.objects.read_alive(sheet_id)
-    if sheet is None or seat >= len(sheet.players) or not services.seat_entry_matches(sheet.pk, seat, token):
+    if sheet is None or seat >= len(sheet.players) or not tokens.entry_token_matches(sheet.pk, seat, token):
         raise Http404
     lang = request_lang()
     name = sheet.players[seat]
@@ -400,7 +407,7 @@ def seat_entry(request, sheet_id, seat, token):
             services.draft_entry_put(sheet=sheet, player=name, entry=entry, lang=lang, number=parse_int(number))
         except services.InvalidInput as exc:
             errors = exc.errors
-        except services.DraftMoved as exc:
+        except services.DraftMoved as exc:  # the page says it in its own words, beside the next round's form
             late = exc.current
         else:
             messages.success(request, _("Your entry is in."))
@@ -414,7 +421,7 @@ def seat_entry(request, sheet_id, seat, token):
             "playing": name in players_now,
             "mine": (sheet.draft.get("entries") or {}).get(name) if sheet.draft else None,
             "late": late,
-            "watch_url": reverse("sheet-watch", args=[sheet.pk, services.share_token(sheet.pk)]) + "?fragment=1",
+            "watch_url": reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk)]) + "?fragment=1",
             "entry_players": [name],
         }
     )
@@ -455,8 +462,8 @@ def draft_save(request, sheet_id):
     except services.InvalidInput as exc:
         context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, posted=request.POST)
         return render(request, "scoring/sheet.html", context, status=400)
-    except services.DraftMoved:
-        messages.warning(request, _("That round was saved meanwhile: here is the next one."))
+    except ServiceError as exc:
+        tell_refused(request, exc)
     else:
         messages.success(request, _("Bids saved: every phone sees them.") if only else _("Entries kept."))
     return redirect(reverse("sheet", args=[sheet.pk]) + "#entry")
@@ -481,12 +488,8 @@ def round_add(request, sheet_id):
         errors = forms.name_players(exc.errors, sheet.players)
         context = _sheet_context(request, sheet, role, lang=lang, form_errors=errors, posted=request.POST)
         return render(request, "scoring/sheet.html", context, status=400)
-    except services.VersionMismatch:
-        messages.warning(
-            request, _("The sheet changed on another phone: here it is as it is now. Enter your round again.")
-        )
-    except services.Conflict:
-        messages.warning(request, _("Another phone added a round at the same moment: here is the sheet as it is now."))
+    except ServiceError as exc:
+        tell_refused(request, exc)
     return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
 
 
@@ -509,8 +512,8 @@ def round_edit(request, sheet_id, number):
             services.round_edit(sheet=sheet, number=number, data=data, lang=lang, if_version=version)
         except services.InvalidInput as exc:
             errors = forms.name_players(exc.errors, sheet.players)
-        except services.VersionMismatch:
-            messages.warning(request, _("The sheet changed on another phone: check the round and save again."))
+        except ServiceError as exc:
+            tell_refused(request, exc)
             return redirect("round-edit", sheet.pk, number)
         else:
             messages.success(request, _("Round %(n)d saved.") % {"n": number})
@@ -527,28 +530,19 @@ def round_edit(request, sheet_id, number):
         editing=number,
         question=question,
     )
-    if sheet.game == "numking":
-        context["next_round"] = {
-            "number": number,
-            "cards": context["result"]["rounds"][number - 1].get("cards"),
-            "players": sheet.players,
-        }
-    else:
-        context["next_round"] = {
-            "number": number,
-            "players": list((data.get("entries") or {}).keys()) or sheet.players,
-            "tiebreak": context["result"]["rounds"][number - 1].get("tiebreak", False),
-        }
+    scored = context["result"]["rounds"][number - 1]
+    entries = data.get("entries") or {}
+    context["next_round"] = {
+        "number": number,
+        "cards": scored.get("cards"),  # the cards dealt, where the game deals a number per round
+        "players": [p for p in sheet.players if p in entries] or sheet.players,
+        "tiebreak": scored.get("tiebreak", False),
+    }
     context["entry_players"] = context["next_round"]["players"]
     return render(request, "scoring/edit.html", context, status=400 if errors or question else 200)
 
 
 UNDONE_KEY = "undone"
-RESTORE_MAX_AGE = 60 * 60  # the "Restore" button of a removed round works for an hour
-
-
-def _restore_signer(sheet_id: str) -> signing.TimestampSigner:
-    return signing.TimestampSigner(salt=f"numapp.round-restore:{sheet_id}")
 
 
 def _undone(request, sheet) -> dict | None:
@@ -570,10 +564,10 @@ def round_undo(request, sheet_id):
         number, data = len(datas), datas[-1]
         try:
             services.round_delete(sheet=sheet, number=number, lang=request_lang())
-        except (services.InvalidInput, services.RoundNotFound):
-            pass
+        except ServiceError as exc:
+            tell_refused(request, exc)
         else:
-            token = _restore_signer(sheet.pk).sign_object({"number": number, "data": data}, compress=True)
+            token = tokens.restore_token(sheet.pk, number, data)
             request.session[UNDONE_KEY] = {"sheet": sheet.pk, "number": number, "token": token}
     return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
 
@@ -583,24 +577,15 @@ def round_undo(request, sheet_id):
 def round_restore(request, sheet_id):
     """Put back the round the toast offers, with the same entries and number, unless the sheet moved on."""
     sheet, _role = get_sheet(request, sheet_id, write=True)
-    try:
-        removed = _restore_signer(sheet.pk).unsign_object(request.POST.get("token", ""), max_age=RESTORE_MAX_AGE)
-        number, data = int(removed["number"]), removed["data"]
-    except (signing.BadSignature, KeyError, TypeError, ValueError):
+    removed = tokens.restore_token_round(sheet.pk, request.POST.get("token", ""))
+    if removed is None:
         messages.error(request, _("This round can no longer be restored."))
         return redirect("sheet", sheet.pk)
+    number, data = removed
     try:
         services.round_restore(sheet=sheet, number=number, data=data, lang=request_lang())
-    except services.RestoreRefused as exc:
-        if exc.already:
-            messages.info(request, _("Round %(n)d is back already.") % {"n": number})
-        else:
-            messages.error(
-                request,
-                _("Round %(n)d cannot be restored: another round was added since.") % {"n": number},
-            )
-    except services.InvalidInput as exc:
-        messages.error(request, exc.errors[0]["message"])
+    except ServiceError as exc:  # another round took its place, or it is back already
+        tell_refused(request, exc)
     else:
         messages.success(request, _("Round %(n)d restored.") % {"n": number})
     return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
@@ -615,9 +600,8 @@ def rematch(request, sheet_id):
         created = services.sheet_rematch(
             sheet=sheet, owner_key="" if user else owner_key(request, create=True), user=user, lang=request_lang()
         )
-    except services.InvalidInput as exc:  # a name an older rule let through: the new sheet needs it retyped
-        for error in exc.errors:
-            messages.error(request, error["message"])
+    except ServiceError as exc:  # a name an older rule let through: the new sheet needs it retyped
+        tell_refused(request, exc)
         return redirect("sheet", sheet.pk)
     return redirect("sheet", created.sheet.pk)
 

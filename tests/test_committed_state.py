@@ -12,7 +12,7 @@ from django.test import Client
 
 from accounts.models import Standing
 from accounts.services import standings_recount
-from scoring import services
+from scoring import services, tokens
 from scoring.access import OWNER_SESSION_KEY
 from scoring.models import Player, Round, Sheet
 
@@ -60,7 +60,7 @@ def test_it_shows_watchers_the_share_page_without_the_creators_edit_links():
     assert creator.post("/new/coop/", {"player": ["Léa", "Marc"]}).status_code == 302
     sheet = Sheet.objects.get(owner_key=creator.session[OWNER_SESSION_KEY])
     assert creator.post(f"/sheets/{sheet.pk}/rounds/", {"placed": "31", "number": "1"}).status_code == 302
-    url = f"/w/{sheet.pk}/{services.share_token(sheet.pk)}/"
+    url = f"/w/{sheet.pk}/{tokens.read_token(sheet.pk)}/"
     mine = creator.get(url).content.decode()
     # The creator's own copy has its edit links and the login prompt.
     assert f"/sheets/{sheet.pk}/rounds/1/edit/" in mine and "/accounts/login/" in mine

@@ -127,6 +127,40 @@ def test_it_still_limits_failed_logins_while_redis_is_up(redis_cache, settings):
     assert not client.get("/sheets/").wsgi_request.user.is_authenticated
 
 
+def test_every_operation_of_the_redis_cache_fails_open_while_redis_is_down(redis_server):
+    from asgiref.sync import async_to_sync
+    from django.core.cache.backends.redis import RedisCache
+
+    from numapp.cache import FALLBACKS, FailOpenRedisCache
+
+    # Each operation Django's RedisCache implements has its fallback; BaseCache builds the others on them.
+    own = {name for name, value in vars(RedisCache).items() if callable(value) and not name.startswith("_")}
+    assert own - {"get_backend_timeout"} == set(FALLBACKS)
+    cache = FailOpenRedisCache(redis_server.url(), {"OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}})
+    cache.set("k", "stored")
+    assert cache.get("k") == "stored"  # Redis up: a real cache
+    redis_server.stop()
+    started = time.monotonic()
+    # Redis away: an empty cache that accepts every write, and counters at their first hit.
+    assert cache.get("k", "default") == "default"
+    assert cache.get_many(["k", "j"]) == {}
+    assert cache.add("k", 1) is True
+    assert cache.get_or_set("k", 5) == 5
+    assert cache.set("k", 1) is None
+    assert cache.set_many({"k": 1}) == []
+    assert cache.touch("k") is False
+    assert cache.delete("k") is False
+    assert cache.delete_many(["k"]) is None
+    assert cache.has_key("k") is False and "k" not in cache
+    assert (cache.incr("n"), cache.incr("n", 5), cache.decr("n")) == (1, 5, -1)
+    with pytest.raises(ValueError):  # as on an empty cache: no such key
+        cache.incr_version("k")
+    assert cache.clear() is None
+    assert async_to_sync(cache.aget)("k", "default") == "default"
+    assert async_to_sync(cache.aadd)("k", 1) is True
+    assert time.monotonic() - started < 2
+
+
 # --- Health: liveness never waits on a dependency; readiness answers quickly ---------------
 
 

@@ -13,7 +13,7 @@ from django.test import Client
 
 from accounts.services import seat_attach
 from scoring.models import Round, Sheet
-from scoring.services import share_token
+from scoring.tokens import read_token
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-pass-phrase"
@@ -132,7 +132,7 @@ def test_it_checks_ownership_of_an_anonymous_sheet(world, actor):
 def test_it_lets_the_share_link_read_but_never_write(world):
     client = world["actors"]["share_holder"]
     sheet = world["owned"]
-    token = share_token(sheet.pk)
+    token = read_token(sheet.pk)
     watch = client.get(f"/w/{sheet.pk}/{token}/")
     assert watch.status_code == 200
     assert "edit_token" not in watch.content.decode()

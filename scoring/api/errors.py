@@ -5,8 +5,10 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from scoring.api.parsers import BodyRefused
+from scoring.exceptions import ServiceError
 
 
 def error_response(errors: list[dict], http_status: int = status.HTTP_400_BAD_REQUEST, detail: str = "") -> Response:
@@ -28,8 +30,31 @@ def refused_error(refused) -> dict:
     return {"path": refused.path, "code": "invalid_character", "message": message}
 
 
+def validation_errors(detail, path: str = "") -> list[dict]:
+    """Return the error items of a DRF ValidationError's detail (an input envelope's refusal)."""
+    if isinstance(detail, dict):
+        items = []
+        for key, value in detail.items():
+            inner = "" if key == api_settings.NON_FIELD_ERRORS_KEY else str(key)
+            items += validation_errors(value, f"{path}.{inner}" if path and inner else path or inner)
+        return items
+    if isinstance(detail, list):
+        return [item for value in detail for item in validation_errors(value, path)]
+    return [{"path": path, "code": getattr(detail, "code", "invalid"), "message": str(detail)}]
+
+
 def exception_handler(exc, context):
-    """Turn DRF's and Django's exceptions into the API's error shape, in the user's language."""
+    """Turn the services' refusals, DRF's and Django's exceptions into the API's error shape, in the user's language.
+
+    The one place where a refusal becomes a status and an error body: views raise, never translate.
+    """
+    if isinstance(exc, ServiceError):
+        response = error_response(exc.errors, exc.status)
+        for name, value in exc.headers().items():
+            response[name] = value
+        return response
+    if isinstance(exc, exceptions.ValidationError):
+        return error_response(validation_errors(exc.detail))
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     if isinstance(exc, RequestDataTooBig):

@@ -1,23 +1,25 @@
-"""The REST API: thin views that parse, check permission and call the services."""
+"""The REST API: views that parse, check permission, call a service and render.
 
-from django.db import transaction
+A refusal is raised, never answered here: the services' exceptions carry their status
+and code, and scoring/api/errors.py turns every one into the API's error shape.
+"""
+
 from django.http import Http404
-from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from numapp.i18n import request_lang
 from numapp.parsing import is_printable_ascii, parse_int
+from numapp.ratelimit import ClientRateThrottle as ScopedRateThrottle
 from scoring import services
-from scoring.access import EDITOR, csrf_failure, get_sheet, my_sheets, owner_key, seat_of
+from scoring.access import EDITOR, check_csrf, get_sheet, my_sheets, owner_key, seat_of
 from scoring.api import serializers as s
-from scoring.api.errors import error_response
-from scoring.api.throttles import WindowThrottle as ScopedRateThrottle
+from scoring.api.inputs import DraftBody, DraftEntryBody, RoundAddBody, ScoreBody, SheetBody, parsed
+from scoring.api.payloads import sheet_payload, sheet_summary
 from scoring.games import GAMES
-from scoring.models import Sheet
 
 EXAMPLES = {
     "numx": {
@@ -114,27 +116,10 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
-def request_lang() -> str:
-    """Return the request's language as "fr" or "en"."""
-    return "en" if (translation.get_language() or "fr").startswith("en") else "fr"
-
-
-def _body(request) -> dict | Response:
-    if not isinstance(request.data, dict):
-        return error_response(
-            [{"path": "", "code": "invalid", "message": _("The request body must be a JSON object.")}]
-        )
-    return request.data
-
-
-class BadIfMatch(Exception):
-    """The If-Match header is not one version of the sheet (docs/api.md)."""
-
-
 def _if_match(request) -> int | None:
     """Return the version an If-Match header names ("3", "\"3\"" or "W/\"3\""), None without one or for "*".
 
-    Raise BadIfMatch for anything else: it can never be a version of the sheet.
+    Anything else can never be a version of the sheet: 400 (docs/api.md).
     """
     raw = request.headers.get("If-Match", "").strip()
     if not raw or raw == "*":
@@ -144,56 +129,41 @@ def _if_match(request) -> int | None:
         tag = tag[1:-1]
     version = parse_int(tag) if tag == tag.strip() else None
     if version is None:
-        raise BadIfMatch()
+        message = _('If-Match: send the ETag the sheet came with (its version, e.g. "3").')
+        raise services.InvalidInput.one("If-Match", "invalid", message)
     return version
 
 
-def sheet_payload(request, sheet: Sheet, role: str, *, lang: str, edit_token: str = "") -> dict:
-    """Return a sheet with the same result fields as the scoring endpoint."""
-    result, datas = services.sheet_state(sheet, lang)
-    for number, (out, stored) in enumerate(zip(result["rounds"], datas), start=1):
-        out["number"] = number
-        out["entry"] = stored
-    payload = {
-        "id": sheet.pk,
-        "game": sheet.game,
-        "players": sheet.players,
-        "version": sheet.version,
-        "created_at": sheet.created_at,
-        "updated_at": sheet.updated_at,
-        "expires_at": sheet.expires_at,
-        "can_edit": role == EDITOR,
-        "url": request.build_absolute_uri(reverse("sheet", args=[sheet.pk])),
-        **result,
-    }
-    payload["draft"] = services.draft_payload(sheet)
-    if role == EDITOR:
-        payload["share_url"] = request.build_absolute_uri(
-            reverse("sheet-watch", args=[sheet.pk, services.share_token(sheet.pk)])
-        )
-        payload["seat_urls"] = {
-            name: request.build_absolute_uri(
-                reverse("seat-entry", args=[sheet.pk, seat, services.seat_entry_token(sheet.pk, seat)])
-            )
-            for seat, name in enumerate(sheet.players)
-        }
-    if edit_token:
-        payload["edit_token"] = edit_token
-        # Opening this link in a browser lets that browser edit (and save) the sheet.
-        payload["edit_url"] = f"{payload['url']}?edit={edit_token}"
-    return payload
+def _idempotency_key(request) -> str:
+    """Return the request's Idempotency-Key ("" without one); it is stored and looked up, so kept to plain ASCII."""
+    key = request.headers.get("Idempotency-Key", "").strip()
+    if len(key) > 100:
+        message = _("The Idempotency-Key is at most 100 characters.")
+        raise services.InvalidInput.one("Idempotency-Key", "invalid", message)
+    if not is_printable_ascii(key):  # no NUL, nothing PostgreSQL refuses
+        message = _("The Idempotency-Key is made of printable ASCII characters (letters, digits, - _ …).")
+        raise services.InvalidInput.one("Idempotency-Key", "invalid", message)
+    return key
 
 
-def _sheet_response(request, sheet, role, *, code=status.HTTP_200_OK, edit_token=""):
-    response = Response(sheet_payload(request, sheet, role, lang=request_lang(), edit_token=edit_token), status=code)
-    response["ETag"] = f'"{sheet.version}"'
+def _answer(body, *, version: int, code: int = status.HTTP_200_OK) -> Response:
+    """Return a write's or a sheet's answer: its version as ETag, kept by no cache."""
+    response = Response(body, status=code)
+    response["ETag"] = f'"{version}"'
     response["Cache-Control"] = "no-store"
     return response
 
 
-def _csrf_refused() -> Response:
-    message = _("CSRF check failed: reload the page and try again.")
-    return error_response([{"path": "", "code": "csrf", "message": message}], status.HTTP_403_FORBIDDEN)
+def _sheet_response(request, sheet, role, *, code=status.HTTP_200_OK, edit_token="") -> Response:
+    body = sheet_payload(request, sheet, role, lang=request_lang(), edit_token=edit_token)
+    return _answer(body, version=sheet.version, code=code)
+
+
+def _new_sheet_owner(request) -> dict:
+    """Return who owns a sheet this request creates: its account, else (for a browser) its session."""
+    user = request.user if request.user.is_authenticated else None
+    # Only a browser (a request with cookies) is bound to the sheet by its session.
+    return {"user": user, "owner_key": owner_key(request, create=True) if request.COOKIES and not user else ""}
 
 
 class GameListView(APIView):
@@ -219,27 +189,10 @@ class ScoreView(APIView):
     )
     def post(self, request, slug):
         if slug not in GAMES:
-            return error_response(
-                [{"path": "slug", "code": "unknown_game", "message": _("Unknown game: %(game)s.") % {"game": slug}}],
-                status.HTTP_404_NOT_FOUND,
-            )
-        body = _body(request)
-        if isinstance(body, Response):
-            return body
-        unknown = sorted(set(body) - {"players", "options", "rounds"})
-        if unknown:
-            return error_response(
-                [
-                    {"path": k, "code": "unknown_field", "message": _("Unknown field: %(f)s.") % {"f": k}}
-                    for k in unknown
-                ]
-            )
-        try:
-            result = services.score(
-                slug, body.get("players"), body.get("options", {}), body.get("rounds", []), request_lang()
-            )
-        except services.InvalidInput as exc:
-            return error_response(exc.errors)
+            raise services.UnknownGame(slug)
+        body = parsed(ScoreBody, request.data)
+        rounds = body.get("rounds", [])
+        result = services.score(slug, body.get("players"), body.get("options", {}), rounds, request_lang())
         return Response(result)
 
 
@@ -253,22 +206,7 @@ class SheetListView(APIView):
     @extend_schema(summary="The sheets this browser or account may edit", responses=s.SheetSummarySerializer(many=True))
     def get(self, request):
         sheets = my_sheets(request).prefetch_related("seats")[:100]
-        return Response(
-            [
-                {
-                    "id": sheet.pk,
-                    "game": sheet.game,
-                    "players": sheet.players,
-                    "totals": {seat.name: seat.total for seat in sheet.seats.all()},
-                    "finished": sheet.finished,
-                    "rounds": sheet.round_count,
-                    "updated_at": sheet.updated_at,
-                    "expires_at": sheet.expires_at,
-                    "url": request.build_absolute_uri(reverse("api-sheet", args=[sheet.pk])),
-                }
-                for sheet in sheets
-            ]
-        )
+        return Response([sheet_summary(request, sheet) for sheet in sheets])
 
     @extend_schema(
         summary="Create a sheet",
@@ -287,33 +225,15 @@ class SheetListView(APIView):
         ],
     )
     def post(self, request):
-        if csrf_failure(request):
-            return _csrf_refused()
-        body = _body(request)
-        if isinstance(body, Response):
-            return body
-        unknown = sorted(set(body) - {"game", "players", "options"})
-        if unknown:
-            return error_response(
-                [
-                    {"path": k, "code": "unknown_field", "message": _("Unknown field: %(f)s.") % {"f": k}}
-                    for k in unknown
-                ]
-            )
-        user = request.user if request.user.is_authenticated else None
-        # Only a browser (a request with cookies) is bound to the sheet by its session.
-        key = owner_key(request, create=True) if request.COOKIES and not user else ""
-        try:
-            created = services.sheet_create(
-                game=body.get("game"),
-                players=body.get("players"),
-                options=body.get("options", {}),
-                owner_key=key,
-                user=user,
-                lang=request_lang(),
-            )
-        except services.InvalidInput as exc:
-            return error_response(exc.errors)
+        check_csrf(request)
+        body = parsed(SheetBody, request.data)
+        created = services.sheet_create(
+            game=body.get("game"),
+            players=body.get("players"),
+            options=body.get("options", {}),
+            lang=request_lang(),
+            **_new_sheet_owner(request),
+        )
         return _sheet_response(
             request, created.sheet, EDITOR, code=status.HTTP_201_CREATED, edit_token=created.edit_token
         )
@@ -331,62 +251,6 @@ class SheetDetailView(APIView):
         if request.headers.get("If-None-Match", "").strip('"') == str(sheet.version):
             return Response(status=status.HTTP_304_NOT_MODIFIED)
         return _sheet_response(request, sheet, role)
-
-
-def _write(request, sheet_id, action):
-    """Run a round write with the shared permission, CSRF and error handling."""
-    sheet, role = get_sheet(request, sheet_id, write=True)
-    if csrf_failure(request):
-        return _csrf_refused()
-    try:
-        version = _if_match(request)
-    except BadIfMatch:
-        message = _('If-Match: send the ETag the sheet came with (its version, e.g. "3").')
-        return error_response([{"path": "If-Match", "code": "invalid", "message": message}])
-    try:
-        result = action(sheet, request_lang(), version)
-        if isinstance(result, Response):
-            return result
-        sheet, code = result
-    except services.Replay as exc:
-        response = Response(exc.response, status=exc.status)
-        # The same headers as the first answer: its ETag is the version it returned.
-        if isinstance(exc.response, dict) and isinstance(exc.response.get("version"), int):
-            response["ETag"] = f'"{exc.response["version"]}"'
-        response["Cache-Control"] = "no-store"
-        response["Idempotent-Replayed"] = "true"
-        return response
-    except services.IdempotencyMismatch:
-        message = _("This Idempotency-Key was already used for a different round.")
-        return error_response([{"path": "Idempotency-Key", "code": "idempotency_mismatch", "message": message}], 422)
-    except services.InvalidInput as exc:
-        return error_response(exc.errors)
-    except services.VersionMismatch as exc:
-        message = _("The sheet changed since you loaded it: reload it and try again.")
-        response = error_response(
-            [{"path": "", "code": "stale", "message": message}], status.HTTP_412_PRECONDITION_FAILED
-        )
-        response["ETag"] = f'"{exc.current}"'
-        return response
-    except services.RoundNotFound:
-        return error_response(
-            [{"path": "number", "code": "not_found", "message": _("No such round.")}], status.HTTP_404_NOT_FOUND
-        )
-    except services.Conflict:
-        message = _("Another phone added a round at the same moment: reload the sheet.")
-        return error_response([{"path": "", "code": "conflict", "message": message}], status.HTTP_409_CONFLICT)
-    except services.DraftMoved as exc:
-        return _round_saved(exc)
-    return _sheet_response(request, sheet, role, code=code)
-
-
-def _round_saved(exc) -> Response:
-    """Answer a write meant for a round that was saved meanwhile: 409, the player may send it again."""
-    message = _("Round %(n)d was saved before your entry arrived: enter it again for round %(next)d if you wish.") % {
-        "n": exc.current - 1,
-        "next": exc.current,
-    }
-    return error_response([{"path": "number", "code": "round_saved", "message": message}], status.HTTP_409_CONFLICT)
 
 
 class RoundListView(APIView):
@@ -418,52 +282,26 @@ class RoundListView(APIView):
         examples=[OpenApiExample(slug, value=body["rounds"][0], request_only=True) for slug, body in EXAMPLES.items()],
     )
     def post(self, request, sheet_id):
-        key = request.headers.get("Idempotency-Key", "").strip()
-        if len(key) > 100:
-            message = _("The Idempotency-Key is at most 100 characters.")
-            return error_response([{"path": "Idempotency-Key", "code": "invalid", "message": message}])
-        if not is_printable_ascii(key):  # it is stored and looked up: no NUL, nothing PostgreSQL refuses
-            message = _("The Idempotency-Key is made of printable ASCII characters (letters, digits, - _ …).")
-            return error_response([{"path": "Idempotency-Key", "code": "invalid", "message": message}])
-
-        body = request.data
-        number = None
-        if isinstance(body, dict) and "number" in body:
-            body = dict(body)
-            number = body.pop("number")
-            if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-                message = _("number: the round number must be a whole number from 1.")
-                return error_response([{"path": "number", "code": "invalid", "message": message}])
-
-        from_draft = isinstance(body, dict) and "from_draft" in body
-        if from_draft and body != {"from_draft": True}:
-            message = _('from_draft: send {"from_draft": true} alone to save the round in progress.')
-            return error_response([{"path": "from_draft", "code": "invalid", "message": message}])
-
-        def add(sheet, lang, version):
-            if not key:
-                sheet = services.round_add(
-                    sheet=sheet, data=body, lang=lang, if_version=version, number=number, from_draft=from_draft
-                )
-                return _sheet_response(request, sheet, EDITOR, code=status.HTTP_201_CREATED)
-            # The answer is stored with the round, in the same transaction.
-            with transaction.atomic():
-                sheet = services.round_add(
-                    sheet=sheet,
-                    data=body,
-                    lang=lang,
-                    if_version=version,
-                    idempotency_key=key,
-                    number=number,
-                    from_draft=from_draft,
-                )
-                response = _sheet_response(request, sheet, EDITOR, code=status.HTTP_201_CREATED)
-                services.idempotent_store(
-                    sheet=sheet, key=key, data=body, number=number, status=201, response=response.data
-                )
-            return response
-
-        return _write(request, sheet_id, add)
+        key = _idempotency_key(request)
+        body = parsed(RoundAddBody, request.data)
+        number, from_draft = body.get("number"), "from_draft" in body
+        data = {"from_draft": True} if from_draft else body["rest"]
+        sheet, _role = get_sheet(request, sheet_id, write=True)
+        check_csrf(request)
+        version = _if_match(request)
+        with services.once(sheet, key, data, number) as once:
+            if once.replay is not None:
+                code, first = once.replay
+                # The same headers as the first answer: its ETag is the version it returned.
+                response = _answer(first, version=first.get("version"), code=code)
+                response["Idempotent-Replayed"] = "true"
+                return response
+            sheet = services.round_add(
+                sheet=sheet, data=data, lang=request_lang(), if_version=version, number=number, from_draft=from_draft
+            )
+            response = _sheet_response(request, sheet, EDITOR, code=status.HTTP_201_CREATED)
+            once.keep(response.status_code, response.data)
+        return response
 
 
 class RoundDetailView(APIView):
@@ -477,12 +315,13 @@ class RoundDetailView(APIView):
         parameters=[EDIT_TOKEN, IF_MATCH],
     )
     def put(self, request, sheet_id, number):
-        def edit(sheet, lang, version):
-            return services.round_edit(
-                sheet=sheet, number=number, data=request.data, lang=lang, if_version=version
-            ), status.HTTP_200_OK
-
-        return _write(request, sheet_id, edit)
+        sheet, role = get_sheet(request, sheet_id, write=True)
+        check_csrf(request)
+        version = _if_match(request)
+        sheet = services.round_edit(
+            sheet=sheet, number=number, data=request.data, lang=request_lang(), if_version=version
+        )
+        return _sheet_response(request, sheet, role)
 
     @extend_schema(
         summary="Remove a round (later rounds move up)",
@@ -490,10 +329,11 @@ class RoundDetailView(APIView):
         parameters=[EDIT_TOKEN, IF_MATCH],
     )
     def delete(self, request, sheet_id, number):
-        def remove(sheet, lang, version):
-            return services.round_delete(sheet=sheet, number=number, lang=lang, if_version=version), status.HTTP_200_OK
-
-        return _write(request, sheet_id, remove)
+        sheet, role = get_sheet(request, sheet_id, write=True)
+        check_csrf(request)
+        version = _if_match(request)
+        sheet = services.round_delete(sheet=sheet, number=number, lang=request_lang(), if_version=version)
+        return _sheet_response(request, sheet, role)
 
 
 class RematchView(APIView):
@@ -508,54 +348,16 @@ class RematchView(APIView):
     )
     def post(self, request, sheet_id):
         sheet, _role = get_sheet(request, sheet_id, write=True)
-        if csrf_failure(request):
-            return _csrf_refused()
-        user = request.user if request.user.is_authenticated else None
-        key = owner_key(request, create=True) if request.COOKIES and not user else ""
-        try:
-            created = services.sheet_rematch(sheet=sheet, owner_key=key, user=user, lang=request_lang())
-        except services.InvalidInput as exc:  # a name an older rule let through
-            return error_response(exc.errors)
+        check_csrf(request)
+        # InvalidInput: a name an older rule let through.
+        created = services.sheet_rematch(sheet=sheet, lang=request_lang(), **_new_sheet_owner(request))
         return _sheet_response(
             request, created.sheet, EDITOR, code=status.HTTP_201_CREATED, edit_token=created.edit_token
         )
 
 
-def _draft_response(sheet, code=status.HTTP_200_OK) -> Response:
-    response = Response(services.draft_payload(sheet), status=code)
-    response["ETag"] = f'"{sheet.version}"'
-    response["Cache-Control"] = "no-store"
-    return response
-
-
-def _draft_number(body) -> tuple[dict, int | None] | Response:
-    """Split the optional `number` (the round the write is meant for) from a draft body."""
-    if not isinstance(body, dict):
-        return error_response(
-            [{"path": "", "code": "invalid", "message": _("The request body must be a JSON object.")}]
-        )
-    body = dict(body)
-    number = body.pop("number", None)
-    if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
-        message = _("number: the round number must be a whole number from 1.")
-        return error_response([{"path": "number", "code": "invalid", "message": message}])
-    return body, number
-
-
-def _draft_write(request, sheet, action) -> Response:
-    """Run a write of the round in progress with the shared CSRF and error handling."""
-    if csrf_failure(request):
-        return _csrf_refused()
-    try:
-        return _draft_response(action(request_lang()))
-    except services.InvalidInput as exc:
-        return error_response(exc.errors)
-    except services.RoundNotFound:
-        return error_response(
-            [{"path": "player", "code": "not_found", "message": _("No such player.")}], status.HTTP_404_NOT_FOUND
-        )
-    except services.DraftMoved as exc:
-        return _round_saved(exc)
+def _draft_response(sheet) -> Response:
+    return _answer(services.draft_payload(sheet), version=sheet.version)
 
 
 SEAT_TOKEN = OpenApiParameter(
@@ -598,25 +400,16 @@ class DraftView(APIView):
     )
     def put(self, request, sheet_id):
         sheet, _role = get_sheet(request, sheet_id, write=True)
-        split = _draft_number(request.data)
-        if isinstance(split, Response):
-            return split
-        body, number = split
-        unknown = sorted(set(body) - {"entries", "fields"})
-        if unknown:
-            return error_response(
-                [
-                    {"path": k, "code": "unknown_field", "message": _("Unknown field: %(f)s.") % {"f": k}}
-                    for k in unknown
-                ]
-            )
-        return _draft_write(
-            request,
-            sheet,
-            lambda lang: services.draft_put(
-                sheet=sheet, entries=body.get("entries"), fields=body.get("fields"), lang=lang, number=number
-            ),
+        body = parsed(DraftBody, request.data)
+        check_csrf(request)
+        sheet = services.draft_put(
+            sheet=sheet,
+            entries=body.get("entries"),
+            fields=body.get("fields"),
+            lang=request_lang(),
+            number=body.get("number"),
         )
+        return _draft_response(sheet)
 
     @extend_schema(
         summary="Empty the round in progress",
@@ -626,11 +419,9 @@ class DraftView(APIView):
     )
     def delete(self, request, sheet_id):
         sheet, _role = get_sheet(request, sheet_id, write=True)
-        response = _draft_write(request, sheet, lambda lang: services.draft_clear(sheet=sheet, lang=lang))
-        if response.status_code != status.HTTP_200_OK:
-            return response
-        response = Response(status=status.HTTP_204_NO_CONTENT)
-        return response
+        check_csrf(request)
+        services.draft_clear(sheet=sheet, lang=request_lang())
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class DraftEntryView(APIView):
@@ -654,12 +445,9 @@ class DraftEntryView(APIView):
             raise Http404
         if role != EDITOR and seat_of(request, sheet) != sheet.players.index(player):
             raise Http404  # another player's token, a share link, a stranger: as if it did not exist
-        split = _draft_number(request.data)
-        if isinstance(split, Response):
-            return split
-        entry, number = split
-        return _draft_write(
-            request,
-            sheet,
-            lambda lang: services.draft_entry_put(sheet=sheet, player=player, entry=entry, lang=lang, number=number),
+        body = parsed(DraftEntryBody, request.data)
+        check_csrf(request)
+        sheet = services.draft_entry_put(
+            sheet=sheet, player=player, entry=body["rest"], lang=request_lang(), number=body.get("number")
         )
+        return _draft_response(sheet)

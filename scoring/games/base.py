@@ -367,6 +367,51 @@ class Game:
     card_actions = ()
     # Which partial shows a round's cell (templates/scoring/cells/<cell>.html), from the round's "facts".
     cell = "points"
+    # A sheet is a session of many games that the rules never finish: each seat's records
+    # count its games and wins, and its stats are the table's win rates, not scores.
+    session = False
+    # A card round names who declared its end ("Num Win!"): the entry form asks who.
+    has_declarer = False
+    # Bonuses added to the totals get a row of their own under the rounds.
+    has_bonus_row = False
+
+    # -- how the pages enter and show a sheet's rounds ------------------------
+
+    def entry_kind(self, options):
+        """Return the kind of entry form a sheet with these options uses (per game: the mode may change it).
+
+        "cards": a hand per player; "bid_tricks": each player's bid and tricks taken;
+        "table_result": one result for the whole table, won or lost; "seat_result":
+        each player's own result (cards placed, eliminated).
+        """
+        return self.entry
+
+    def entry_form(self, options):
+        """Return what the pages need to enter and show a sheet's rounds: the engine decides, never the slug.
+
+        ``template`` is the entry partial of the sheet's phone, ``seat_template`` that of a
+        player's own phone; ``declarer``: the form asks who declared; ``own_entry``: each
+        player can send their own entry from their phone; ``table_result``: the table saves
+        one result, won or lost; ``bonus_row`` and ``total_row``: the rows under the rounds;
+        ``summary_template``: the partial of a session's summary (None without one).
+        """
+        kind = self.entry_kind(options if isinstance(options, dict) else {})
+        table_result = kind == "table_result"
+        return {
+            "kind": kind,
+            "template": f"scoring/entry/{kind}.html",
+            "seat_template": f"scoring/seat_entry/{kind}.html",
+            "declarer": self.has_declarer,
+            "own_entry": not table_result,
+            "table_result": table_result,
+            "bonus_row": self.has_bonus_row,
+            "total_row": not table_result,
+            "summary_template": self.summary_template(options),
+        }
+
+    def summary_template(self, options):
+        """Return the partial showing a session's summary (templates/scoring/summary/), or None."""
+        return None
 
     # -- catalogue ---------------------------------------------------------
 

@@ -144,8 +144,17 @@ class Coop(Game):
     wins = "coop"
     entry = "coop"
     cell = "coop"
+    session = True
     draft_fields = ("placed",)
     lone_empty_unusual = False  # in Adversaire a player may place nothing
+
+    def entry_kind(self, options):
+        """Return "seat_result" in Adversaire (each player's cards placed), else "table_result" (the table's)."""
+        return "seat_result" if options.get("mode") == "adversaire" else "table_result"
+
+    def summary_template(self, options):
+        """Return the session's summary: each player's wins (Adversaire), else the table's win rate."""
+        return "scoring/summary/wins.html" if options.get("mode") == "adversaire" else "scoring/summary/rate.html"
 
     def empty_rule(self, options):
         """Return "nothing entered": no card placed by the table (Coopératif) or by anyone (Adversaire)."""

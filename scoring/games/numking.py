@@ -164,6 +164,7 @@ class NumKing(Game):
     wins = "highest"
     entry = "bid_tricks"
     cell = "bid_tricks"
+    has_bonus_row = True  # the longest exact streak's bonus
     draft_fields = ("cards",)
     lone_empty_unusual = False  # bidding 0 and taking nothing is part of the game
 

@@ -237,6 +237,7 @@ class NumWin(Game):
     max_players = 10
     wins = "lowest"
     entry = "cards"
+    has_declarer = True
     draft_fields = ("declarer",)
     modes: ClassVar[dict] = MODES
     options_spec = (

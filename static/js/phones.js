@@ -22,7 +22,7 @@
       const out = {};
       if (kind === "bid_tricks") {
         for (const field of ["bid", "tricks"]) if (read(field) !== "") out[field] = Number(read(field));
-      } else if (kind === "coop") {
+      } else if (kind === "seat_result") {
         if (read("placed") !== "") out.placed = Number(read("placed"));
         out.eliminated = Boolean($(`[name="eliminated-${seat}"]`, form)?.checked);
       } else {

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from accounts.models import Profile
 from accounts.services import standings_recount
-from scoring import access, services
+from scoring import access, services, tokens
 from scoring.models import Player
 
 from .conftest import shot
@@ -90,9 +90,9 @@ def urls_of(sheets, logged_in, user):
     urls += [(f"rules-{s}", f"/rules/{s}/") for s in SLUGS]
     numx = sheets["numx"]
     urls += [
-        ("share", f"/w/{numx.pk}/{services.share_token(numx.pk)}/"),
-        ("seat", f"/p/{numx.pk}/0/{services.seat_entry_token(numx.pk, 0)}/"),
-        ("seat-king", f"/p/{sheets['numking'].pk}/0/{services.seat_entry_token(sheets['numking'].pk, 0)}/"),
+        ("share", f"/w/{numx.pk}/{tokens.read_token(numx.pk)}/"),
+        ("seat", f"/p/{numx.pk}/0/{tokens.entry_token(numx.pk, 0)}/"),
+        ("seat-king", f"/p/{sheets['numking'].pk}/0/{tokens.entry_token(sheets['numking'].pk, 0)}/"),
         ("edit", f"/sheets/{numx.pk}/rounds/1/edit/"),
         ("edit-king", f"/sheets/{sheets['numking'].pk}/rounds/1/edit/"),
         ("leaderboard", "/leaderboards/numx/"),

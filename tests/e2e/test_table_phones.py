@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
+from scoring import services, tokens
 from scoring.models import Round, Sheet
 from tests.e2e.conftest import new_sheet, shot, submit, totals
 
@@ -28,7 +28,7 @@ def test_four_phones_play_a_num_king_round_bids_first(new_phone):
     sheet_id = new_sheet(creator, "numking", KING)
     links = seat_links(creator)
     watcher = new_phone()
-    watcher.goto(f"/w/{sheet_id}/{services.share_token(sheet_id)}/")
+    watcher.goto(f"/w/{sheet_id}/{tokens.read_token(sheet_id)}/")
     phones = {name: new_phone() for name in KING}
     for name, phone in phones.items():
         phone.goto(links[name])

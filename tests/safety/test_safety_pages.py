@@ -321,10 +321,12 @@ def test_it_answers_a_stale_form_with_its_own_403_page():
 
 
 def test_it_answers_too_many_posts_with_its_own_429_page(client, settings):
-    from numapp import ratelimit
+    from rest_framework.throttling import ScopedRateThrottle
+
+    from numapp.ratelimit import PageThrottle
 
     settings.DEBUG = False
-    limit = ratelimit.LIMITS["sheet_create"][0]
+    limit = PageThrottle().parse_rate(ScopedRateThrottle.THROTTLE_RATES["sheet_create"])[0]
     for _ in range(limit):
         client.post("/new/numx/", {"player": ["A", "B"]})
     r = client.post("/new/numx/", {"player": ["A", "B"]})

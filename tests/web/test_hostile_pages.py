@@ -15,8 +15,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import Profile
-from accounts.services import seat_token
 from scoring.models import Player, Round, Sheet
+from scoring.tokens import claim_token
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-pass-phrase"
@@ -52,7 +52,7 @@ def alert(response) -> str:
 def test_it_answers_404_for_a_nul_byte_or_an_accent_in_any_sheet_url(client):
     user, owner = login()
     sheet = start(owner, "coop", ["A", "B"])
-    token = seat_token(sheet.pk, 0)
+    token = claim_token(sheet.pk, 0)
     for method, url in [
         ("get", "/sheets/a%00b/"),
         ("post", "/sheets/a%00b/rounds/"),

@@ -186,22 +186,26 @@ def test_it_has_every_french_string_translated():
     assert untranslated == []
 
 
-def test_it_limits_sheet_creation_from_the_page(client, monkeypatch):
-    from numapp import ratelimit
+def rates(monkeypatch, **scopes):
+    """Set the throttle rates of these scopes (the pages and the API read the same ones)."""
+    from rest_framework.throttling import ScopedRateThrottle
 
-    monkeypatch.setitem(ratelimit.LIMITS, "sheet_create", (2, 60))
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {**ScopedRateThrottle.THROTTLE_RATES, **scopes})
+
+
+def test_it_limits_sheet_creation_from_the_page(client, monkeypatch):
+    rates(monkeypatch, sheet_create="2/min")
     for _ in range(2):
         assert client.post("/new/coop/", {"player": ["A", "B"]}).status_code == 302
     r = client.post("/new/coop/", {"player": ["A", "B"]})
     assert r.status_code == 429
     assert "Trop de tentatives" in r.content.decode()
+    assert 1 <= int(r["Retry-After"]) <= 60
     assert Sheet.objects.count() == 2
 
 
 def test_it_limits_the_admin_login(client, monkeypatch):
-    from numapp import ratelimit
-
-    monkeypatch.setitem(ratelimit.LIMITS, "admin_login", (3, 300))
+    rates(monkeypatch, admin_login="3/5m")
     codes = [client.post("/admin/login/", {"username": "x", "password": "y"}).status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429]
 

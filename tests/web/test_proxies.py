@@ -1,7 +1,5 @@
 """Behind a load balancer: one setting, TRUSTED_PROXIES, decides the client address for every limiter."""
 
-import types
-
 import pytest
 from allauth.account.adapter import get_adapter
 from allauth.account.models import EmailAddress
@@ -9,7 +7,6 @@ from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory
 from rest_framework.throttling import ScopedRateThrottle
 
-from numapp import ratelimit
 from numapp.clientip import client_address, client_ip
 from scoring.models import Sheet
 
@@ -18,19 +15,12 @@ BALANCER = "10.0.0.2"
 PASSWORD = "a-long-pass-phrase"
 
 
-@pytest.fixture(autouse=True)
-def _one_window(monkeypatch):
-    # The page and API limits count in fixed windows: a test that crossed a window's
-    # end would see its counters reset. Every hit here falls in the same window.
-    monkeypatch.setattr(ratelimit, "time", types.SimpleNamespace(time=lambda: 1_000_020.0))
-
-
 @pytest.fixture
 def tight(monkeypatch):
+    # The pages and the API read the same rates (numapp/ratelimit.py).
     monkeypatch.setattr(
         ScopedRateThrottle, "THROTTLE_RATES", {**ScopedRateThrottle.THROTTLE_RATES, "sheet_create": "3/min"}
     )
-    monkeypatch.setitem(ratelimit.LIMITS, "sheet_create", (3, 60))
 
 
 def api_create(client, xff=None):
@@ -105,6 +95,18 @@ def account(email):
 
 def login(client, email, password, xff):
     return client.post("/accounts/login/", {"login": email, "password": password}, HTTP_X_FORWARDED_FOR=xff)
+
+
+@pytest.mark.parametrize("where", ["api", "page"])
+def test_it_gives_each_signed_in_player_behind_one_address_a_budget_of_their_own(tight, where):
+    send, ok = CREATE[where]
+    first, second = Client(REMOTE_ADDR="192.0.2.1"), Client(REMOTE_ADDR="192.0.2.1")
+    first.force_login(account("ana@example.org"))
+    second.force_login(account("bea@example.org"))
+    assert [send(first) for _ in range(4)] == [ok, ok, ok, 429]
+    assert [send(second) for _ in range(4)] == [ok, ok, ok, 429]
+    assert [send(Client(REMOTE_ADDR="192.0.2.1")) for _ in range(4)] == [ok, ok, ok, 429]
+    assert Sheet.objects.count() == 9
 
 
 def test_it_never_locks_everyone_out_for_one_bots_failed_logins(settings):

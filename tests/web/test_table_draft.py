@@ -5,7 +5,7 @@ import re
 import pytest
 from django.test import Client
 
-from scoring import services
+from scoring import services, tokens
 from scoring.models import Round, Sheet
 
 pytestmark = pytest.mark.django_db
@@ -30,10 +30,10 @@ def test_it_gives_the_sheets_phone_one_entry_link_per_player():
     _creator, sheet, links, page = king_table()
     assert len(links) == 3
     for seat, link in enumerate(links):
-        assert link == f"/p/{sheet.pk}/{seat}/{services.seat_entry_token(sheet.pk, seat)}/"
+        assert link == f"/p/{sheet.pk}/{seat}/{tokens.entry_token(sheet.pk, seat)}/"
     assert page.count("<svg") >= 3  # a QR code per player, to scan across the table
     # Watchers and players never see the links.
-    watch = Client().get(f"/w/{sheet.pk}/{services.share_token(sheet.pk)}/").content.decode()
+    watch = Client().get(f"/w/{sheet.pk}/{tokens.read_token(sheet.pk)}/").content.decode()
     assert "/p/" not in watch
 
 
@@ -47,7 +47,7 @@ def test_it_shows_a_player_their_own_form_and_nobody_elses():
     wrong = links[1].replace("/1/", "/0/", 1)  # Marc's token on Léa's seat
     assert Client().get(wrong).status_code == 404
     assert Client().post(wrong, {"number": "1", "bid-0": "1"}).status_code == 404
-    assert Client().get(f"/p/{sheet.pk}/9/{services.seat_entry_token(sheet.pk, 9)}/").status_code == 404
+    assert Client().get(f"/p/{sheet.pk}/9/{tokens.entry_token(sheet.pk, 9)}/").status_code == 404
     sheet.refresh_from_db()
     assert sheet.draft == {}
 
@@ -59,7 +59,7 @@ def test_it_saves_a_bid_from_a_players_phone_and_shows_it_to_every_phone():
     assert r.status_code == 302
     sheet.refresh_from_db()
     assert sheet.draft["entries"] == {"Léa": {"bid": 1}}
-    watch = text(Client().get(f"/w/{sheet.pk}/{services.share_token(sheet.pk)}/"))
+    watch = text(Client().get(f"/w/{sheet.pk}/{tokens.read_token(sheet.pk)}/"))
     assert "Léa annonce 1" in watch
     mine = creator.get(f"/sheets/{sheet.pk}/")
     assert "0/3 saisis" in text(mine)
@@ -96,7 +96,7 @@ def test_it_saves_the_bids_first_then_the_round_with_the_tricks():
     assert creator.post(f"/sheets/{sheet.pk}/draft/", bids).status_code == 302
     sheet.refresh_from_db()
     assert sheet.draft["entries"] == {"Léa": {"bid": 1}, "Marc": {"bid": 0}, "Nina": {"bid": 0}}
-    watch = text(Client().get(f"/w/{sheet.pk}/{services.share_token(sheet.pk)}/"))
+    watch = text(Client().get(f"/w/{sheet.pk}/{tokens.read_token(sheet.pk)}/"))
     assert "Annonces : total 1 pour 1 carte" in watch
     form = {"number": "1", "cards": "1", "bid-0": "1", "bid-1": "0", "bid-2": "0"}
     form.update({"tricks-0": "1", "tricks-1": "0", "tricks-2": "0"})

@@ -1,0 +1,182 @@
+"""Why a use case refuses: each refusal carries its HTTP status, its code and its message.
+
+Services raise these; the API's exception handler (scoring/api/errors.py) turns any of
+them into the one error shape, and the pages show `page_message()` at the level
+`page_level` (scoring/views.py `tell_refused`). Messages are computed when asked for,
+in the active language (the request's).
+"""
+
+from django.contrib.messages import constants as levels
+from django.utils.translation import gettext as _
+
+
+class ServiceError(Exception):
+    """A refused use case; subclasses say its status, code, path and message."""
+
+    status = 400
+    code = "invalid"
+    path = ""
+    page_level = levels.WARNING
+
+    def message(self) -> str:
+        return _("Invalid request.")
+
+    @property
+    def errors(self) -> list[dict]:
+        """Return the API's error items: what is wrong and where."""
+        return [{"path": self.path, "code": self.code, "message": self.message()}]
+
+    def headers(self) -> dict[str, str]:
+        """Return the response headers the refusal comes with (e.g. the current ETag)."""
+        return {}
+
+    def page_message(self) -> str:
+        """Return what a page says after the refusal, showing the sheet as it is now."""
+        return self.message()
+
+
+class InvalidInput(ServiceError):
+    """The request is refused; `errors` name each offending field in the user's language."""
+
+    page_level = levels.ERROR
+
+    def __init__(self, errors: list[dict]):
+        super().__init__(errors)
+        self._errors = errors
+
+    @property
+    def errors(self) -> list[dict]:
+        return self._errors
+
+    def page_message(self) -> str:
+        return " ".join(e["message"] for e in self._errors)
+
+    @classmethod
+    def one(cls, path: str, code: str, message: str) -> "InvalidInput":
+        return cls([{"path": path, "code": code, "message": message}])
+
+
+class UnknownGame(ServiceError):
+    """The game asked for is not in the registry."""
+
+    status = 404
+    code = "unknown_game"
+    path = "slug"
+
+    def __init__(self, game: str):
+        super().__init__(game)
+        self.game = game
+
+    def message(self) -> str:
+        return _("Unknown game: %(game)s.") % {"game": self.game}
+
+
+class VersionMismatch(ServiceError):
+    """The sheet changed since the client read it (stale If-Match)."""
+
+    status = 412
+    code = "stale"
+
+    def __init__(self, current: int):
+        super().__init__(current)
+        self.current = current
+
+    def message(self) -> str:
+        return _("The sheet changed since you loaded it: reload it and try again.")
+
+    def headers(self) -> dict[str, str]:
+        return {"ETag": f'"{self.current}"'}
+
+    def page_message(self) -> str:
+        return _("The sheet changed on another phone: here it is as it is now. Enter your round again.")
+
+
+class RoundNotFound(ServiceError):
+    status = 404
+    code = "not_found"
+    path = "number"
+
+    def message(self) -> str:
+        return _("No such round.")
+
+
+class PlayerNotFound(ServiceError):
+    status = 404
+    code = "not_found"
+    path = "player"
+
+    def message(self) -> str:
+        return _("No such player.")
+
+
+class Conflict(ServiceError):
+    """Two writers raced for the same round number."""
+
+    status = 409
+    code = "conflict"
+
+    def message(self) -> str:
+        return _("Another phone added a round at the same moment: reload the sheet.")
+
+    def page_message(self) -> str:
+        return _("Another phone added a round at the same moment: here is the sheet as it is now.")
+
+
+class DraftMoved(ServiceError):
+    """The round an entry was meant for was saved (or removed) before the entry arrived; `current` is the next."""
+
+    status = 409
+    code = "round_saved"
+    path = "number"
+
+    def __init__(self, current: int):
+        super().__init__(current)
+        self.current = current
+
+    def message(self) -> str:
+        return _("Round %(n)d was saved before your entry arrived: enter it again for round %(next)d if you wish.") % {
+            "n": self.current - 1,
+            "next": self.current,
+        }
+
+    def page_message(self) -> str:
+        return _("That round was saved meanwhile: here is the next one.")
+
+
+class IdempotencyMismatch(ServiceError):
+    """The Idempotency-Key was used before with another body."""
+
+    status = 422
+    code = "idempotency_mismatch"
+    path = "Idempotency-Key"
+
+    def message(self) -> str:
+        return _("This Idempotency-Key was already used for a different round.")
+
+
+class RestoreRefused(ServiceError):
+    """A removed round cannot be put back: the sheet moved on since (`already`: it is back already)."""
+
+    status = 409
+    code = "restore_refused"
+
+    def __init__(self, number: int, already: bool = False):
+        super().__init__(number, already)
+        self.number = number
+        self.already = already
+        self.page_level = levels.INFO if already else levels.ERROR
+
+    def message(self) -> str:
+        if self.already:
+            return _("Round %(n)d is back already.") % {"n": self.number}
+        return _("Round %(n)d cannot be restored: another round was added since.") % {"n": self.number}
+
+
+class CsrfRefused(ServiceError):
+    """A write carrying a browser's cookies failed the CSRF check."""
+
+    status = 403
+    code = "csrf"
+
+    def message(self) -> str:
+        return _("CSRF check failed: reload the page and try again.")

@@ -1,0 +1,89 @@
+"""Every token a link or a header carries, each named after what it grants.
+
+- the edit token: read and write a sheet (random, shown once, stored hashed);
+- the read token: read a sheet, the share link's last part (derived from the secret key);
+- a seat's entry token: that player's own entry in the round in progress (derived);
+- a seat's claim token: attach that seat to one's account, for the stats (derived);
+- a restore token: put back the round this browser removed, within an hour (signed).
+
+Derived tokens are HMACs of the secret key: nothing is stored, and rotating the key
+retires them all. Every check runs in constant time and takes any text (a header or a
+query string) without raising.
+"""
+
+import hashlib
+import hmac
+import secrets
+
+from django.core import signing
+from django.utils.crypto import salted_hmac
+
+from numapp.parsing import same_token
+
+RESTORE_MAX_AGE = 60 * 60  # the "Restore" button of a removed round works for an hour
+
+
+def new_edit_token() -> str:
+    """Return a new edit token (192 random bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def edit_token_hash(token: str) -> str:
+    """Return the stored form of an edit token (SHA-256; tokens carry 192 random bits)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def edit_token_matches(sheet, token) -> bool:
+    """Tell in constant time whether `token` is this sheet's live edit token."""
+    if not isinstance(token, str) or not token or not sheet.edit_token_hash:
+        return False
+    return hmac.compare_digest(sheet.edit_token_hash, edit_token_hash(token))
+
+
+def _derived(salt: str, value: str) -> str:
+    return salted_hmac(salt, value, algorithm="sha256").hexdigest()[:32]
+
+
+def read_token(sheet_id: str) -> str:
+    """Return the token of the sheet's share link: reading the sheet, nothing else."""
+    return _derived("numapp.share", sheet_id)
+
+
+def read_token_matches(sheet_id: str, token) -> bool:
+    return same_token(read_token(sheet_id), token)
+
+
+def entry_token(sheet_id: str, seat: int) -> str:
+    """Return the token of a player's own entry link: their entry in the round in progress, nothing else."""
+    return _derived("numapp.seat-entry", f"{sheet_id}:{seat}")
+
+
+def entry_token_matches(sheet_id: str, seat: int, token) -> bool:
+    return same_token(entry_token(sheet_id, seat), token)
+
+
+def claim_token(sheet_id: str, seat: int) -> str:
+    """Return the token of a seat's claim link: a logged-in player attaches that seat to their account."""
+    return _derived("numapp.seat", f"{sheet_id}:{seat}")
+
+
+def claim_token_matches(sheet_id: str, seat: int, token) -> bool:
+    return same_token(claim_token(sheet_id, seat), token)
+
+
+def _restore_signer(sheet_id: str) -> signing.TimestampSigner:
+    return signing.TimestampSigner(salt=f"numapp.round-restore:{sheet_id}")
+
+
+def restore_token(sheet_id: str, number: int, data: dict) -> str:
+    """Return the signed token that puts removed round `number` (with `data`) back on this sheet."""
+    return _restore_signer(sheet_id).sign_object({"number": number, "data": data}, compress=True)
+
+
+def restore_token_round(sheet_id: str, token) -> tuple[int, dict] | None:
+    """Return the (number, data) a restore token carries, or None if it is not one of this sheet's live ones."""
+    try:
+        removed = _restore_signer(sheet_id).unsign_object(str(token), max_age=RESTORE_MAX_AGE)
+        return int(removed["number"]), removed["data"]
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        return None

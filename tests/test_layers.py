@@ -1,0 +1,159 @@
+"""The imports show one-way layers (docs/architecture.md): views → services → engines and models.
+
+Each module's imports are read with `ast` (nothing is imported to check them), so a
+rule fails as soon as someone adds an import it forbids, at the top of a file or
+inside a function.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+APPS = ("scoring", "accounts", "numapp")
+
+# The modules that answer requests, by layer.
+PAGE_VIEWS = ("scoring.views", "accounts.views")
+API = "scoring.api"
+VIEWS = (*PAGE_VIEWS, API)
+# What views and request helpers build on; none of these may reach back up.
+LOWER = (
+    "scoring.services",
+    "scoring.models",
+    "scoring.games",
+    "scoring.tokens",
+    "scoring.signals",
+    "scoring.stats",
+    "scoring.charts",
+    "scoring.tasks",
+    "accounts.services",
+    "accounts.models",
+)
+UPPER = (*VIEWS, "scoring.forms", "scoring.access", "scoring.templatetags")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _sources() -> dict[str, Path]:
+    return {
+        _module_name(path): path
+        for app in APPS
+        for path in sorted((ROOT / app).rglob("*.py"))
+        if "migrations" not in path.parts
+    }
+
+
+SOURCES = _sources()
+
+
+def _imports(name: str) -> list[tuple[str, bool, int]]:
+    """Return (imported module, imported inside a function?, line) for every import of a module.
+
+    `from x import y` counts as importing `x.y` too, so that `from scoring import api`
+    is seen as an import of scoring.api.
+    """
+    path = SOURCES[name]
+    tree = ast.parse(path.read_text(), filename=str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+
+    def visit(node, inline: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            nested = inline or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            if isinstance(child, ast.Import):
+                found.extend((alias.name, inline, child.lineno) for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    anchor = package.split(".")[: len(package.split(".")) - (child.level - 1)]
+                    base = ".".join([*anchor, base] if base else anchor)
+                found.append((base, inline, child.lineno))
+                found.extend((f"{base}.{alias.name}", inline, child.lineno) for alias in child.names)
+            visit(child, nested)
+
+    visit(tree, False)
+    return found
+
+
+def _is(module: str, prefixes) -> bool:
+    prefixes = (prefixes,) if isinstance(prefixes, str) else prefixes
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def _offences(modules, forbidden, *, inline_only: bool = False) -> list[str]:
+    return [
+        f"{SOURCES[name].relative_to(ROOT)}:{line} imports {target}"
+        for name in modules
+        for target, inline, line in _imports(name)
+        if _is(target, forbidden) and (inline or not inline_only)
+    ]
+
+
+def _in(prefixes) -> list[str]:
+    return [name for name in SOURCES if _is(name, prefixes)]
+
+
+def test_it_reads_the_modules_it_checks():
+    # A rule over no module would pass for nothing.
+    for name in (*VIEWS, *LOWER, "scoring.access", "scoring.forms", "accounts.signals"):
+        assert _in(name), name
+    assert ("scoring.services", False) in {(t, i) for t, i, _line in _imports("scoring.views")}
+
+
+def test_pages_never_import_the_api():
+    # Shared helpers (the request's language, tokens, errors) live below both front ends. The project's
+    # URLs route to the API, and its 403/404/500 handlers answer under /api/ in the API's error shape.
+    outside = [name for name in SOURCES if not _is(name, (API, "numapp.urls", "numapp.views"))]
+    assert _offences(outside, API) == []
+
+
+def test_scoring_never_imports_accounts():
+    # Accounts follow the sheets through scoring.signals (seats_scored), never the other way.
+    assert _offences(_in("scoring"), "accounts") == []
+
+
+@pytest.mark.parametrize("lower", LOWER)
+def test_lower_layers_never_import_views_forms_or_request_helpers(lower):
+    assert _offences(_in(lower), UPPER) == []
+
+
+def test_engines_know_no_django_nor_the_rest_of_the_project():
+    outside = ("django", "rest_framework", "accounts", "numapp", *(m for m in LOWER if m != "scoring.games"))
+    assert _offences(_in("scoring.games"), outside) == []
+
+
+def test_views_never_import_another_apps_models():
+    # An account page asks accounts.services; a sheet page asks scoring.services.
+    assert _offences(_in("accounts.views"), "scoring.models") == []
+    assert _offences([*_in("scoring.views"), *_in(API)], "accounts") == []
+
+
+def test_accounts_reach_scoring_through_its_services_signals_and_helpers():
+    allowed = ("scoring.services", "scoring.signals", "scoring.access", "scoring.tokens", "scoring.games")
+    # accounts.services counts seats: it is the one account module that reads scoring's models.
+    allowed_for_services = (*allowed, "scoring.models")
+    offences = []
+    for name in _in("accounts"):
+        ok = allowed_for_services if name == "accounts.services" else allowed
+        offences += [
+            f"{name}:{line} imports {target}"
+            for target, _inline, line in _imports(name)
+            if _is(target, "scoring") and target != "scoring" and not _is(target, ok)
+        ]
+    assert offences == []
+
+
+def test_no_app_imports_another_inside_a_function():
+    # An inline import between apps hides a cycle; AppConfig.ready() connecting its own signals is Django's way.
+    offences = []
+    for name in SOURCES:
+        app = name.split(".")[0]
+        others = tuple(a for a in APPS if a != app and a != "numapp")
+        offences += _offences([name], others, inline_only=True)
+    assert offences == []
