@@ -18,7 +18,6 @@ from django.utils import timezone
 from accounts.models import Profile, Standing
 from scoring import tokens
 from scoring.games import GAMES
-from scoring.games.coop import reference_rate as coop_reference_rate
 from scoring.games.names import clean_name
 from scoring.models import Player, Sheet, deleted_keep
 
@@ -30,13 +29,6 @@ def profile_of(user) -> Profile:
     """Return the user's profile, creating the private default one on first use."""
     profile, _ = Profile.objects.get_or_create(user=user)
     return profile
-
-
-def game_count(game: str, winner: bool, records: dict) -> tuple[int, int]:
-    """Return (games, wins) one seat adds: a sheet is one game, a coop session many."""
-    if game == "coop":
-        return (records or {}).get("games", 0), (records or {}).get("wins", 0)
-    return 1, int(winner)
 
 
 def standings_recount(*, user_ids, game: str) -> None:
@@ -70,7 +62,7 @@ def standings_recount(*, user_ids, game: str) -> None:
             ],
             update_conflicts=True,
             unique_fields=["user", "game", "period"],
-            update_fields=["games", "wins", "total_sum", "best", "public", "name"],
+            update_fields=["games", "wins", "best", "public", "name"],
         )
         # Periods a user no longer has a game in.
         stale = Q()
@@ -83,28 +75,23 @@ def _standing_rows(user_ids: list[int], game: str) -> dict[tuple[int, str], dict
     seats = Player.objects.filter(
         user_id__in=user_ids, sheet__game=game, sheet__user__isnull=False, sheet__deleted_at__isnull=True
     )
-    if game != "coop":
+    engine = GAMES[game]
+    if not engine.session:  # a session is never finished: each of its games counts
         seats = seats.filter(sheet__finished=True)
-    lowest_wins = GAMES[game].wins == "lowest"
+    lowest_wins = engine.wins == "lowest"
     rows: dict[tuple[int, str], dict] = {}
     for user_id, total, winner, records, created in seats.values_list(
         "user_id", "total", "winner", "records", "sheet__created_at"
     ):
-        games, wins = game_count(game, winner, records)
+        games, wins = engine.seat_games(winner, records)
         # Months as the players live them (TIME_ZONE), like the pages ask for them.
         for period in (ALL, timezone.localtime(created).strftime("%Y-%m")):
-            row = rows.setdefault((user_id, period), {"games": 0, "wins": 0, "total_sum": 0, "best": None})
+            row = rows.setdefault((user_id, period), {"games": 0, "wins": 0, "best": None})
             row["games"] += games
             row["wins"] += wins
-            row["total_sum"] += total
             if row["best"] is None or (total < row["best"] if lowest_wins else total > row["best"]):
                 row["best"] = total
     return rows
-
-
-def sheet_users_recount(sheet: Sheet) -> None:
-    """Recount the standings of everyone seated at this sheet."""
-    standings_recount(user_ids=set(sheet.seats.exclude(user=None).values_list("user_id", flat=True)), game=sheet.game)
 
 
 def seat_attach(*, sheet: Sheet, seat: int, user) -> Player:
@@ -289,10 +276,8 @@ def player_stats(user_id: int, lang: str) -> list[dict]:
     seats = Player.objects.filter(user_id=user_id, sheet__user__isnull=False, sheet__deleted_at__isnull=True)
     per_game = []
     for slug, game in GAMES.items():
-        # A coop sheet is a session the rules never finish: each of its games counts.
-        mine = (
-            seats.filter(sheet__game=slug) if slug == "coop" else seats.filter(sheet__game=slug, sheet__finished=True)
-        )
+        # A session is a sheet the rules never finish: each of its games counts.
+        mine = seats.filter(sheet__game=slug) if game.session else seats.filter(sheet__game=slug, sheet__finished=True)
         agg = mine.aggregate(
             games=Count("id"),
             wins=Count("id", filter=Q(winner=True)),
@@ -318,34 +303,11 @@ def player_stats(user_id: int, lang: str) -> list[dict]:
                 "average": round(agg["total_sum"] / agg["games"], 1),
                 "best": agg["low"] if game.wins == "lowest" else agg["high"],
                 "records": records,
-                "results": results if slug != "coop" else [],
-                "coop": _coop_rates(mine) if slug == "coop" else [],
+                "results": [] if game.session else results,
+                "tables": game.session_rates(mine.values_list("sheet__players", "sheet__options", "records"), lang),
             }
         )
     return per_game
-
-
-def _coop_rates(seats) -> list[dict]:
-    """Return the table's win rate per player count and options, beside the rule book's."""
-    groups: dict[tuple, list[int]] = {}
-    for players, options, records in seats.values_list("sheet__players", "sheet__options", "records"):
-        if (options or {}).get("mode", "cooperatif") != "cooperatif":
-            continue
-        key = (len(players), bool(options.get("expert")), bool(options.get("decouverte")))
-        games_wins = groups.setdefault(key, [0, 0])
-        games_wins[0] += (records or {}).get("games", 0)
-        games_wins[1] += (records or {}).get("wins", 0)
-    return [
-        {
-            "players": n,
-            "expert": expert,
-            "decouverte": decouverte,
-            "games": g,
-            "rate": round(100 * w / g, 1) if g else None,
-            "reference": coop_reference_rate(n, expert, decouverte),
-        }
-        for (n, expert, decouverte), (g, w) in sorted(groups.items())
-    ]
 
 
 def public_board(slug: str, *, month: bool) -> list[dict]:
@@ -369,16 +331,17 @@ def public_board(slug: str, *, month: bool) -> list[dict]:
 def table_board(user, slug: str, *, month: bool) -> list[dict]:
     """Return the players of my tables, by name, ranked by wins then games.
 
-    The database groups the seats and returns at most one board of rows. A coop
-    session holds many games: its seat's records count them.
+    The database groups the seats and returns at most one board of rows. A session
+    holds many games: its seat's records count them.
     """
+    game = GAMES[slug]
     seats = Player.objects.filter(sheet__user=user, sheet__game=slug, sheet__deleted_at__isnull=True)
-    if slug != "coop":
+    if not game.session:
         seats = seats.filter(sheet__finished=True)
     if month:
         start = timezone.localtime().replace(day=1, hour=0, minute=0, second=0, microsecond=0)
         seats = seats.filter(sheet__created_at__gte=start)
-    if slug == "coop":
+    if game.session:
         counted = {
             "games": Coalesce(Sum(Cast(KT("records__games"), IntegerField())), 0),
             "wins": Coalesce(Sum(Cast(KT("records__wins"), IntegerField())), 0),
@@ -387,7 +350,7 @@ def table_board(user, slug: str, *, month: bool) -> list[dict]:
         counted = {
             "games": Count("id"),
             "wins": Count("id", filter=Q(winner=True)),
-            "best": Min("total") if GAMES[slug].wins == "lowest" else Max("total"),
+            "best": Min("total") if game.wins == "lowest" else Max("total"),
         }
     rows = list(seats.order_by().values("name").annotate(**counted).order_by("-wins", "-games", "name")[:BOARD_SIZE])
     for r in rows:

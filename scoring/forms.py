@@ -65,48 +65,60 @@ def sheet_teams(post, typed: list[str]) -> dict | None:
 def round_data(post, sheet, game: dict, *, complete: bool = True) -> dict:
     """Return the round the entry form describes, for the engine to check.
 
-    With ``complete``, a Num King bid or tricks left empty is refused, naming the player
-    (an empty stepper is not a 0); a round in progress (``complete=False``) may leave them empty.
+    The form is the one the engine's entry form description names (its kind). With
+    ``complete``, a bid or tricks left empty is refused, naming the player (an empty
+    stepper is not a 0); a round in progress (``complete=False``) may leave them empty.
     """
+    form = sheet.engine.entry_form(sheet.options)
+    return ROUND_READERS[form["kind"]](post, sheet, form, complete)
+
+
+def _seat_result_round(post, sheet, form, complete):
+    entries = {}
+    for seat, name in enumerate(sheet.players):
+        placed = _int(post.get(f"placed-{seat}"), f"entries.{name}.placed", name)
+        entries[name] = {
+            "placed": placed if placed is not None else 0,
+            "eliminated": post.get(f"eliminated-{seat}") == "on",
+        }
+    return {"entries": entries}
+
+
+def _table_result_round(post, sheet, form, complete):
+    placed = _int(post.get("placed"), "placed", _("Cards placed"))
+    if post.get("won"):
+        # "won" places the whole deck, whose size the page sends along.
+        placed = parse_int(post.get("deck")) or placed
+    return {"placed": placed}
+
+
+def _bid_tricks_round(post, sheet, form, complete):
     players = sheet.players
-    entry = game["entry"]
-    if entry == "coop":
-        if sheet.options.get("mode") == "adversaire":
-            entries = {}
-            for seat, name in enumerate(players):
-                placed = _int(post.get(f"placed-{seat}"), f"entries.{name}.placed", name)
-                entries[name] = {
-                    "placed": placed if placed is not None else 0,
-                    "eliminated": post.get(f"eliminated-{seat}") == "on",
-                }
-            return {"entries": entries}
-        placed = _int(post.get("placed"), "placed", _("Cards placed"))
-        if post.get("won"):
-            # "won" places the whole deck, whose size the page sends along.
-            placed = parse_int(post.get("deck")) or placed
-        return {"placed": placed}
-    if entry == "bid_tricks":
-        entries, missing = {}, []
-        for seat, name in enumerate(players):
-            bid = _int(post.get(f"bid-{seat}"), f"entries.{name}.bid", name)
-            tricks = _int(post.get(f"tricks-{seat}"), f"entries.{name}.tricks", name)
-            if complete:
-                for field, value, message in (
-                    ("bid", bid, _("%(name)s: the bid is missing.")),
-                    ("tricks", tricks, _("%(name)s: the tricks taken are missing.")),
-                ):
-                    if value is None:
-                        missing.append(
-                            {"path": f"entries.{name}.{field}", "code": "required", "message": message % {"name": name}}
-                        )
-            entries[name] = {"bid": bid if bid is not None else 0, "tricks": tricks if tricks is not None else 0}
-        if missing:
-            raise InvalidInput(missing)
-        data = {"entries": entries}
-        cards = _int(post.get("cards"), "cards", _("Cards dealt"))
-        if cards is not None:
-            data["cards"] = cards
-        return data
+    entries, missing = {}, []
+    for seat, name in enumerate(players):
+        bid = _int(post.get(f"bid-{seat}"), f"entries.{name}.bid", name)
+        tricks = _int(post.get(f"tricks-{seat}"), f"entries.{name}.tricks", name)
+        if complete:
+            for field, value, message in (
+                ("bid", bid, _("%(name)s: the bid is missing.")),
+                ("tricks", tricks, _("%(name)s: the tricks taken are missing.")),
+            ):
+                if value is None:
+                    missing.append(
+                        {"path": f"entries.{name}.{field}", "code": "required", "message": message % {"name": name}}
+                    )
+        entries[name] = {"bid": bid if bid is not None else 0, "tricks": tricks if tricks is not None else 0}
+    if missing:
+        raise InvalidInput(missing)
+    data = {"entries": entries}
+    cards = _int(post.get("cards"), "cards", _("Cards dealt"))
+    if cards is not None:
+        data["cards"] = cards
+    return data
+
+
+def _cards_round(post, sheet, form, complete):
+    players = sheet.players
     entries = {}
     for seat, name in enumerate(players):
         if f"cards-{seat}" not in post and f"points-{seat}" not in post:
@@ -132,10 +144,19 @@ def round_data(post, sheet, game: dict, *, complete: bool = True) -> dict:
         else:
             entries[name] = {"cards": cards}
     data = {"entries": entries}
-    if sheet.game == "numwin":
+    if form["declarer"]:
         seat = parse_int(post.get("declarer", ""))
         data["declarer"] = players[seat] if seat is not None and seat < len(players) else None
     return data
+
+
+# How each kind of entry form is read (templates/scoring/entry/<kind>.html).
+ROUND_READERS = {
+    "cards": _cards_round,
+    "bid_tricks": _bid_tricks_round,
+    "table_result": _table_result_round,
+    "seat_result": _seat_result_round,
+}
 
 
 def form_values(sheet, data: dict | None) -> dict:
@@ -181,15 +202,15 @@ def posted_values(sheet, post) -> dict:
 def seat_entry(post, sheet, game: dict, seat: int) -> dict:
     """Return one player's entry from their own phone's form: partial is fine (a bid before the tricks)."""
     name = sheet.players[seat]
-    entry = game["entry"]
-    if entry == "bid_tricks":
+    kind = sheet.engine.entry_form(sheet.options)["kind"]
+    if kind == "bid_tricks":
         out = {}
         for field in ("bid", "tricks"):
             value = _int(post.get(f"{field}-{seat}"), f"entries.{name}.{field}", name)
             if value is not None:
                 out[field] = value
         return out
-    if entry == "coop":
+    if kind in ("seat_result", "table_result"):
         placed = _int(post.get(f"placed-{seat}"), f"entries.{name}.placed", name)
         out = {"eliminated": post.get(f"eliminated-{seat}") == "on"}
         if placed is not None:

@@ -33,9 +33,8 @@ from scoring.games import GAMES, names
 from scoring.games.base import ScoringError
 from scoring.models import IdempotentRequest, Player, Round, Sheet
 from scoring.signals import seats_scored
-from scoring.stats import seat_records
 
-MAX_ROUNDS = 60
+MAX_ROUNDS_PER_SHEET = 60  # rounds a stored sheet holds (docs/security.md, "oversized or hostile input")
 
 
 @dataclass
@@ -170,7 +169,7 @@ def _store(sheet: Sheet, result: dict) -> None:
         after = {
             "total": result["totals"][seat.name],
             "winner": seat.name in winners or team_of.get(seat.name) in winners,
-            "records": seat_records(sheet.game, result, seat.name),
+            "records": sheet.engine.seat_records(result, seat.name),
         }
         if after != {"total": seat.total, "winner": seat.winner, "records": seat.records}:
             for field, value in after.items():
@@ -223,12 +222,12 @@ def round_add(
             sheet, rounds = _locked(sheet, if_version)
             if number is not None and number != len(rounds) + 1:
                 raise Conflict()
-            if len(rounds) >= MAX_ROUNDS:
+            if len(rounds) >= MAX_ROUNDS_PER_SHEET:
                 with translation.override(lang):
                     raise InvalidInput.one(
                         "round",
                         "too_many_rounds",
-                        _("A sheet holds at most %(n)d rounds.") % {"n": MAX_ROUNDS},
+                        _("A sheet holds at most %(n)d rounds.") % {"n": MAX_ROUNDS_PER_SHEET},
                     )
             if from_draft:
                 data = draft_round(sheet.draft)

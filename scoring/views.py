@@ -20,7 +20,6 @@ from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
 from scoring.charts import PALETTE, chart_series, progression_svg
 from scoring.exceptions import ServiceError
 from scoring.games import GAMES
-from scoring.models import Sheet
 from scoring.qr import qr_svg
 
 MAX_FORM_PLAYERS = 12
@@ -291,7 +290,13 @@ def _sheet_context(
         "values_range": range(17),
         "entry_players": (next_round or {}).get("players") or players,
         "game_json": json.dumps(
-            {"slug": sheet.game, "players": players, "options": sheet.options, "cards": game["cards"]}
+            {
+                "slug": sheet.game,
+                "players": players,
+                "options": sheet.options,
+                "cards": game["cards"],
+                "preview": sheet.engine.preview_options,
+            }
         ),
         "question": question,
     }
@@ -394,9 +399,7 @@ def _watch_etag(sheet) -> str:
 @limit_posts("round_write")
 def seat_entry(request, sheet_id, seat, token):
     """A player's own phone: the sheet, live, and their own entry of the round in progress."""
-    sheet = Sheet.objects.read_alive(sheet_id)
-    if sheet is None or seat >= len(sheet.players) or not tokens.entry_token_matches(sheet.pk, seat, token):
-        raise Http404
+    sheet = access.get_seat_sheet(sheet_id, seat, token)
     lang = request_lang()
     name = sheet.players[seat]
     errors, late = [], None

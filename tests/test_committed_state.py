@@ -130,8 +130,7 @@ def started_together(sends):
 
 def standings_of(users, game):
     return {
-        (s.user_id, s.period): (s.games, s.wins, s.total_sum, s.best)
-        for s in Standing.objects.filter(user__in=users, game=game)
+        (s.user_id, s.period): (s.games, s.wins, s.best) for s in Standing.objects.filter(user__in=users, game=game)
     }
 
 
@@ -191,7 +190,7 @@ def test_it_upserts_standings_and_drops_the_months_a_player_no_longer_has():
     friend = User.objects.create_user("friend", "friend@example.org", "pw")
     (sheet,) = linked_sheets(owner, friend, 1)
     services.round_add(sheet=Sheet.objects.get(pk=sheet.pk), data={"placed": 93})
-    assert standings_of([friend], "coop")[(friend.pk, "all")] == (1, 1, 93, 93)
+    assert standings_of([friend], "coop")[(friend.pk, "all")] == (1, 1, 93)
     ids = set(Standing.objects.filter(user=friend).values_list("pk", flat=True))
     standings_recount(user_ids={friend.pk}, game="coop")
     assert set(Standing.objects.filter(user=friend).values_list("pk", flat=True)) == ids  # updated in place

@@ -24,7 +24,6 @@ LOWER = (
     "scoring.games",
     "scoring.tokens",
     "scoring.signals",
-    "scoring.stats",
     "scoring.charts",
     "scoring.tasks",
     "accounts.services",
@@ -132,6 +131,12 @@ def test_views_never_import_another_apps_models():
     # An account page asks accounts.services; a sheet page asks scoring.services.
     assert _offences(_in("accounts.views"), "scoring.models") == []
     assert _offences([*_in("scoring.views"), *_in(API)], "accounts") == []
+
+
+def test_request_views_run_no_query_of_their_own():
+    # Reads and writes are the services' (and the permission check's, scoring/access.py).
+    views = [*_in(PAGE_VIEWS), "scoring.api.views"]
+    assert _offences(views, ("scoring.models", "accounts.models", "django.db")) == []
 
 
 def test_accounts_reach_scoring_through_its_services_signals_and_helpers():

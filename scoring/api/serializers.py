@@ -6,6 +6,9 @@ messages); these serializers document the shapes.
 
 from rest_framework import serializers
 
+from scoring.games import GAMES
+from scoring.games.cards import ALL_KINDS
+
 NAMES_RULE = (
     "Each name is 1 to 40 characters as sent and still 1 to 40 once cleaned (Unicode NFC, every run of spaces "
     "made one space, ends trimmed). A name may not hold a control, format or surrogate character (NUL, C1 "
@@ -16,21 +19,19 @@ NAMES_RULE = (
 
 
 class CardSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(
-        choices=["red", "blue", "green", "yellow", "rainbow", "shadow", "joker", "infini", "numx", "action"]
-    )
+    kind = serializers.ChoiceField(choices=ALL_KINDS)
     value = serializers.IntegerField(min_value=0, max_value=16, required=False)
     name = serializers.CharField(required=False, help_text="Action name (kind=action).")
     visible = serializers.BooleanField(required=False, help_text="Num-X score cards only; never changes points.")
 
 
 class EntrySerializer(serializers.Serializer):
-    cards = CardSerializer(many=True, required=False, help_text="numx, numx-malus, numwin.")
+    cards = CardSerializer(many=True, required=False, help_text="Games entered by cards (catalogue `entry`: cards).")
     points = serializers.IntegerField(required=False, help_text="Points typed by hand instead of cards.")
-    bid = serializers.IntegerField(required=False, min_value=0, help_text="numking.")
-    tricks = serializers.IntegerField(required=False, min_value=0, help_text="numking.")
-    placed = serializers.IntegerField(required=False, min_value=0, help_text="coop Adversaire.")
-    eliminated = serializers.BooleanField(required=False, help_text="coop Adversaire.")
+    bid = serializers.IntegerField(required=False, min_value=0, help_text="Bid-and-tricks games (`entry`: bid_tricks).")
+    tricks = serializers.IntegerField(required=False, min_value=0, help_text="Bid-and-tricks games.")
+    placed = serializers.IntegerField(required=False, min_value=0, help_text="A player's own result: cards placed.")
+    eliminated = serializers.BooleanField(required=False, help_text="A player's own result: eliminated.")
 
 
 class RoundSerializer(serializers.Serializer):
@@ -38,9 +39,11 @@ class RoundSerializer(serializers.Serializer):
         required=False, min_value=1, help_text="Adding: the round you mean to add (409 if another client added it)."
     )
     entries = serializers.DictField(child=EntrySerializer(), required=False, help_text="Player name → entry.")
-    declarer = serializers.CharField(required=False, allow_null=True, help_text="numwin: who declared Num Win.")
-    cards = serializers.IntegerField(required=False, help_text="numking: cards dealt (a check).")
-    placed = serializers.IntegerField(required=False, help_text="coop Coopératif: cards the table placed.")
+    declarer = serializers.CharField(
+        required=False, allow_null=True, help_text="Games with a declarer: who declared the round's end."
+    )
+    cards = serializers.IntegerField(required=False, help_text="Bid-and-tricks games: cards dealt (a check).")
+    placed = serializers.IntegerField(required=False, help_text="The table's one result: cards it placed.")
 
 
 class ScoreRequestSerializer(serializers.Serializer):
@@ -94,7 +97,12 @@ class GameSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.DictField(child=serializers.CharField())
     players = serializers.DictField(child=serializers.IntegerField())
-    wins = serializers.ChoiceField(choices=["highest", "lowest", "coop"])
+    wins = serializers.ChoiceField(choices=())
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["wins"].choices = list(dict.fromkeys(game.wins for game in GAMES.values()))
+
     modes = serializers.ListField(child=serializers.DictField())
     options = serializers.DictField()
     cards = serializers.DictField()
@@ -103,9 +111,13 @@ class GameSerializer(serializers.Serializer):
 
 
 class SheetCreateSerializer(serializers.Serializer):
-    game = serializers.ChoiceField(choices=["numx", "numx-malus", "numwin", "numking", "coop"])
+    game = serializers.ChoiceField(choices=(), help_text="A game's slug (the catalogue's).")
     players = serializers.ListField(child=serializers.CharField(max_length=40), help_text=NAMES_RULE)
     options = serializers.DictField(required=False, allow_null=True, help_text="null counts as no option.")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = list(GAMES)  # the registry as it is, games added after import too
 
 
 class DraftSerializer(serializers.Serializer):
@@ -113,7 +125,7 @@ class DraftSerializer(serializers.Serializer):
     entries = serializers.DictField(
         child=serializers.DictField(), help_text="Player name → entry, each possibly partial."
     )
-    fields = serializers.DictField(help_text="Round-level fields: numking `cards`, numwin `declarer`, coop `placed`.")
+    fields = serializers.DictField(help_text="Round-level fields: `cards` dealt, `declarer`, the table's `placed`.")
     entered = serializers.ListField(child=serializers.CharField(), help_text="The players whose entry is complete.")
     version = serializers.IntegerField(help_text="The sheet's version (its ETag).")
 

@@ -21,65 +21,8 @@ from scoring.api.inputs import DraftBody, DraftEntryBody, RoundAddBody, ScoreBod
 from scoring.api.payloads import sheet_payload, sheet_summary
 from scoring.games import GAMES
 
-EXAMPLES = {
-    "numx": {
-        "players": ["Elya", "Sasha"],
-        "options": {"mode": "speedrun"},
-        "rounds": [
-            {
-                "entries": {
-                    "Elya": {"cards": [{"kind": "red", "value": 7}, {"kind": "rainbow", "value": 7}]},
-                    "Sasha": {"cards": [{"kind": "blue", "value": 9}, {"kind": "red", "value": 9}]},
-                }
-            }
-        ],
-    },
-    "numx-malus": {
-        "players": ["Elya", "Sasha"],
-        "options": {"mode": "speedrun", "scoring": "classic", "end": "threshold"},
-        "rounds": [
-            {
-                "entries": {
-                    "Elya": {"cards": [{"kind": "blue", "value": 3}, {"kind": "joker"}]},
-                    "Sasha": {"cards": []},
-                }
-            }
-        ],
-    },
-    "numwin": {
-        "players": ["Elya", "Sasha"],
-        "options": {"mode": "classic"},
-        "rounds": [
-            {
-                "declarer": "Elya",
-                "entries": {
-                    "Elya": {"cards": [{"kind": "rainbow", "value": 5}, {"kind": "shadow", "value": 8}]},
-                    "Sasha": {"points": 4},
-                },
-            }
-        ],
-    },
-    "numking": {
-        "players": ["Elya", "Sasha", "Mendy", "Noa"],
-        "options": {"start": 1},
-        "rounds": [
-            {
-                "cards": 1,
-                "entries": {
-                    "Elya": {"bid": 1, "tricks": 1},
-                    "Sasha": {"bid": 0, "tricks": 0},
-                    "Mendy": {"bid": 0, "tricks": 0},
-                    "Noa": {"bid": 1, "tricks": 0},
-                },
-            }
-        ],
-    },
-    "coop": {
-        "players": ["Elya", "Sasha", "Mendy"],
-        "options": {"mode": "cooperatif"},
-        "rounds": [{"placed": 96}, {"placed": 71}],
-    },
-}
+# Each game's example request, its engine's (shown in the OpenAPI schema).
+EXAMPLES = {slug: game.api_example for slug, game in GAMES.items()}
 
 ERRORS = {400: s.ErrorSerializer, 404: s.ErrorSerializer}
 EDIT_TOKEN = OpenApiParameter(

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from . import names as _names
-from .i18n import pick, t
+from .i18n import card_picker, pick, t
 from .names import MAX_NAME, NameRefused, clean_name, name_key, names_are_kept
 
-MAX_ROUNDS = 500  # bounds the work of one request; no real sheet comes close
+MAX_ROUNDS_PER_REQUEST = 500  # rounds one call of the engine scores: bounds the work of one request
 TYPED_MIN, TYPED_MAX = -1000, 1000
 
 
@@ -236,8 +236,8 @@ def check_rounds(rounds, problems):
     if not isinstance(rounds, list):
         problems.add("rounds", "rounds_type")
         return None
-    if len(rounds) > MAX_ROUNDS:
-        problems.add("rounds", "rounds_limit", count=len(rounds), max=MAX_ROUNDS)
+    if len(rounds) > MAX_ROUNDS_PER_REQUEST:
+        problems.add("rounds", "rounds_limit", count=len(rounds), max=MAX_ROUNDS_PER_REQUEST)
         return None
     return rounds
 
@@ -365,6 +365,8 @@ class Game:
     summary: ClassVar[dict] = {"fr": "", "en": ""}
     card_kinds = ()
     card_actions = ()
+    # An example request of the score endpoint: {"players", "options", "rounds"} (the API documentation shows it).
+    api_example: ClassVar[dict] = {}
     # Which partial shows a round's cell (templates/scoring/cells/<cell>.html), from the round's "facts".
     cell = "points"
     # A sheet is a session of many games that the rules never finish: each seat's records
@@ -374,6 +376,9 @@ class Game:
     has_declarer = False
     # Bonuses added to the totals get a row of their own under the rounds.
     has_bonus_row = False
+
+    # The options a preview of one round alone sets (the entry form scores the round being typed).
+    preview_options: ClassVar[dict] = {}
 
     # -- how the pages enter and show a sheet's rounds ------------------------
 
@@ -413,6 +418,26 @@ class Game:
         """Return the partial showing a session's summary (templates/scoring/summary/), or None."""
         return None
 
+    # -- what a seat counts for in the stats and the leaderboards --------------
+
+    def seat_records(self, result, name):
+        """Return this game's own records of one seat (X-Trems, streaks…), kept with the seat for the stats."""
+        return {}
+
+    def seat_games(self, winner, records):
+        """Return (games, wins) one seat counts for: its sheet is one game, won or not; a session counts its games."""
+        if self.session:
+            return (records or {}).get("games", 0), (records or {}).get("wins", 0)
+        return 1, int(winner)
+
+    def session_rates(self, sheets, lang="fr"):
+        """Return a session game's win rates per table, from one player's seats' (players, options, records).
+
+        Each row: {"table": how the table was set, "games", "rate", "reference": the rule
+        book's rate or None}. Games that are not sessions have none.
+        """
+        return []
+
     # -- catalogue ---------------------------------------------------------
 
     def describe(self, lang="fr"):
@@ -427,6 +452,8 @@ class Game:
             "cards": {
                 "kinds": list(self.card_kinds),
                 "actions": list(self.card_actions),
+                # The entry form's card picker, named in ``lang``: the pages and app.js show these names.
+                "picker": card_picker(self.card_kinds, self.card_actions, lang),
             },
             "entry": self.entry,
             "cell": self.cell,
@@ -667,23 +694,10 @@ class Game:
         """Record that rounds exist after the one that ended the game."""
         problems.add("rounds", "too_many_rounds", finished=finished_after, count=len(rounds))
 
-    def _result(self, players, round_results, bonuses, wins_totals, finished, next_round, teams):
-        """Assemble the common result shape."""
-        totals = {p: bonuses.get(p, 0) for p in players}
-        for rr in round_results:
-            if rr.get("tiebreak"):
-                continue
-            for p, pts in rr["points"].items():
-                totals[p] += pts
-        return {
-            "rounds": round_results,
-            "bonuses": {p: bonuses.get(p, 0) for p in players},
-            "totals": totals,
-            "teams": teams,
-            "winners": [],
-            "finished": finished,
-            "next_round": next_round,
-        }
+
+def detail_rules(result, name):
+    """Return the rules of every detail line of one player's rounds (what their records count)."""
+    return [d["rule"] for r in result["rounds"] for d in r["details"].get(name, [])]
 
 
 def _text(value, lang):
@@ -727,11 +741,4 @@ def next_round(number, players, cards=None, tiebreak=False):
         "cards": cards,
         "tiebreak": tiebreak,
         "players": list(players),
-    }
-
-
-def team_totals(teams, totals):
-    """Return {team: {"members", "total"}} where the team total is its members' sum."""
-    return {
-        team: {"members": list(members), "total": sum(totals[m] for m in members)} for team, members in teams.items()
     }

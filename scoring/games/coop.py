@@ -13,6 +13,7 @@ from .base import (
     leaders,
     next_round,
 )
+from .i18n import t
 
 MODES = {
     "cooperatif": {
@@ -156,6 +157,35 @@ class Coop(Game):
         """Return the session's summary: each player's wins (Adversaire), else the table's win rate."""
         return "scoring/summary/wins.html" if options.get("mode") == "adversaire" else "scoring/summary/rate.html"
 
+    def seat_records(self, result, name):
+        """Return the session's games and the ones won: the table's (Coopératif) or the seat's (Adversaire)."""
+        summary = result.get("summary") or {}
+        wins = summary.get("wins", 0)
+        return {"games": summary.get("games", 0), "wins": wins.get(name, 0) if isinstance(wins, dict) else wins}
+
+    def session_rates(self, sheets, lang="fr"):
+        """Return the table's win rate per player count and options (Coopératif), beside the rule book's."""
+        groups = {}
+        for players, options, records in sheets:
+            options = options or {}
+            if options.get("mode", "cooperatif") != "cooperatif":
+                continue
+            key = (len(players), bool(options.get("expert")), bool(options.get("decouverte")))
+            games_wins = groups.setdefault(key, [0, 0])
+            games_wins[0] += (records or {}).get("games", 0)
+            games_wins[1] += (records or {}).get("wins", 0)
+        return [
+            {
+                "table": " · ".join(
+                    [t("session_players", lang, count=n)] + ["Expert"] * expert + ["Découverte"] * decouverte
+                ),
+                "games": games,
+                "rate": round(100 * wins / games, 1) if games else None,
+                "reference": reference_rate(n, expert, decouverte),
+            }
+            for (n, expert, decouverte), (games, wins) in sorted(groups.items())
+        ]
+
     def empty_rule(self, options):
         """Return "nothing entered": no card placed by the table (Coopératif) or by anyone (Adversaire)."""
         if options.get("mode") == "adversaire":
@@ -215,6 +245,12 @@ class Coop(Game):
         "action",
     )
     card_actions = ("flip", "flash", "simple", "passe")
+    # An example request of the score endpoint (the API documentation shows it).
+    api_example: ClassVar[dict] = {
+        "players": ["Elya", "Sasha", "Mendy"],
+        "options": {"mode": "cooperatif"},
+        "rounds": [{"placed": 96}, {"placed": 71}],
+    }
     RULES = RULES
 
     def example(self, given, lang="fr"):

@@ -4,8 +4,6 @@ Every message is a ``str.format`` template; ``t(code, lang, **params)`` renders 
 An unknown language falls back to French, an unknown code to the code itself.
 """
 
-LANGS = ("fr", "en")
-
 COLOURS = {
     "red": {"fr": "rouge", "en": "red"},
     "blue": {"fr": "bleu", "en": "blue"},
@@ -61,7 +59,46 @@ ACTIONS = {
     "passe": {"fr": "Passe", "en": "Passe"},
 }
 
+# The card picker's name of each card kind: the one table the pages and app.js read (in the
+# game's catalogue, embedded in the page). A "colour" card takes a value (tap the colour, then
+# the value, its chip shows the value); a "special" card is one tap, its chip shows its short
+# name (SPECIALS); action cards are named by ACTIONS.
+CARD_LABELS = {
+    "red": {"group": "colour", **COLOURS["red"]},
+    "blue": {"group": "colour", **COLOURS["blue"]},
+    "green": {"group": "colour", **COLOURS["green"]},
+    "yellow": {"group": "colour", **COLOURS["yellow"]},
+    "rainbow": {"group": "colour", "fr": "Rainbow", "en": "Rainbow"},
+    "shadow": {"group": "colour", "fr": "Shadow", "en": "Shadow"},
+    "joker": {"group": "special", **SPECIALS["joker"]},
+    "infini": {"group": "special", "fr": "∞ Infini", "en": "∞ Infini"},
+    "numx": {"group": "special", **SPECIALS["numx"]},
+}
+
+
+def card_picker(kinds, actions, lang):
+    """Return the card picker of a game's catalogue: its colours, specials and actions, named in ``lang``."""
+    return {
+        "colours": [
+            {"kind": k, "label": pick(CARD_LABELS[k], lang)}
+            for k in kinds
+            if CARD_LABELS.get(k, {}).get("group") == "colour"
+        ],
+        "specials": [
+            {"kind": k, "label": pick(CARD_LABELS[k], lang), "chip": pick(SPECIALS[k], lang)}
+            for k in kinds
+            if CARD_LABELS.get(k, {}).get("group") == "special"
+        ],
+        "actions": [{"name": a, "label": pick(ACTIONS[a], lang)} for a in actions],
+    }
+
+
 MESSAGES = {
+    # --- the stats pages ------------------------------------------------
+    "session_players": {
+        "fr": {"one": "{count} joueur", "other": "{count} joueurs"},
+        "en": {"one": "{count} player", "other": "{count} players"},
+    },
     # --- players -------------------------------------------------------
     "players_type": {
         "fr": "La liste des joueurs doit être une liste de noms.",
@@ -555,6 +592,7 @@ MESSAGES = {
 
 # Messages with plural forms: the parameter whose count picks the form (see `t`).
 PLURALS = {
+    "session_players": "count",
     "players_count": "count",
     "players_count_mode": "count",
     "team_size": "count",
@@ -601,9 +639,10 @@ def t(code, lang="fr", **params):
     texts = MESSAGES.get(code)
     if texts is None:
         return code
-    template = pick(texts, lang)
+    lang = lang if texts.get(lang) else "fr"  # as pick() falls back: the plural rules of the text shown
+    template = texts[lang]
     if isinstance(template, dict):
-        form = plural_form(params.get(PLURALS.get(code, "count")), lang if lang in LANGS else "fr")
+        form = plural_form(params.get(PLURALS.get(code, "count")), lang)
         template = template.get(form) or template["other"]
     try:
         return template.format(**params)

@@ -11,6 +11,7 @@ from .base import (
     check_int,
     check_teams,
     detail,
+    detail_rules,
     is_int,
     leaders,
     next_round,
@@ -225,6 +226,22 @@ class NumKing(Game):
     }
     card_kinds = ("rainbow", "shadow", "numx", "action")
     card_actions = ("flash", "flip", "quantique")
+    # An example request of the score endpoint (the API documentation shows it).
+    api_example: ClassVar[dict] = {
+        "players": ["Elya", "Sasha", "Mendy", "Noa"],
+        "options": {"start": 1},
+        "rounds": [
+            {
+                "cards": 1,
+                "entries": {
+                    "Elya": {"bid": 1, "tricks": 1},
+                    "Sasha": {"bid": 0, "tricks": 0},
+                    "Mendy": {"bid": 0, "tricks": 0},
+                    "Noa": {"bid": 1, "tricks": 0},
+                },
+            }
+        ],
+    }
     RULES = RULES
 
     def example(self, given, lang="fr"):
@@ -266,6 +283,12 @@ class NumKing(Game):
             top = deck // n
             if opts["start"] is not None and opts["start"] > top:
                 problems.add("options.start", "out_of_range", value=opts["start"], min=1, max=top)
+
+    def seat_records(self, result, name):
+        """Return the seat's longest exact streak and its exact bids out of its bids."""
+        exact = sum(1 for rule in detail_rules(result, name) if rule in ("bid_exact", "zero_exact"))
+        bids = sum(1 for r in result["rounds"] if name in r["points"])
+        return {"longest_streak": result.get("streaks", {}).get(name, 0), "exact_bids": exact, "bids": bids}
 
     def dealer(self, players, opts, index):
         """Return who deals round ``index`` (0-based): the first dealer chosen at creation, then clockwise."""

@@ -8,6 +8,7 @@ from .base import (
     check_entries,
     check_teams,
     detail,
+    detail_rules,
     leaders,
     next_round,
     shown,
@@ -238,6 +239,7 @@ class NumWin(Game):
     wins = "lowest"
     entry = "cards"
     has_declarer = True
+    preview_options: ClassVar[dict] = {"rounds": 1}  # the round alone, not round 1 of a longer game
     draft_fields = ("declarer",)
     modes: ClassVar[dict] = MODES
     options_spec = (
@@ -278,11 +280,29 @@ class NumWin(Game):
     }
     card_kinds = DECK.kinds
     card_actions = DECK.action_names
+    # An example request of the score endpoint (the API documentation shows it).
+    api_example: ClassVar[dict] = {
+        "players": ["Elya", "Sasha"],
+        "options": {"mode": "classic"},
+        "rounds": [
+            {
+                "declarer": "Elya",
+                "entries": {
+                    "Elya": {"cards": [{"kind": "rainbow", "value": 5}, {"kind": "shadow", "value": 8}]},
+                    "Sasha": {"points": 4},
+                },
+            }
+        ],
+    }
     RULES = RULES
 
     def example(self, given, lang="fr"):
         """Score a worked example: a hand written as text."""
         return hand_points(cards_from_text(given), lang)
+
+    def seat_records(self, result, name):
+        """Return the seat's declarations of "Num Win" that failed."""
+        return {"failed_declarations": detail_rules(result, name).count("declarer_failed")}
 
     def _check_options(self, players, opts, given, problems):
         if players is None:

@@ -8,6 +8,7 @@ from .base import (
     check_entries,
     check_teams,
     detail,
+    detail_rules,
     leaders,
     next_round,
 )
@@ -399,6 +400,19 @@ class NumX(Game):
     }
     card_kinds = FULL_DECK.kinds
     card_actions = FULL_DECK.action_names
+    # An example request of the score endpoint (the API documentation shows it).
+    api_example: ClassVar[dict] = {
+        "players": ["Elya", "Sasha"],
+        "options": {"mode": "speedrun"},
+        "rounds": [
+            {
+                "entries": {
+                    "Elya": {"cards": [{"kind": "red", "value": 7}, {"kind": "rainbow", "value": 7}]},
+                    "Sasha": {"cards": [{"kind": "blue", "value": 9}, {"kind": "red", "value": 9}]},
+                }
+            }
+        ],
+    }
     RULES = RULES
 
     def example(self, given, lang="fr"):
@@ -410,6 +424,10 @@ class NumX(Game):
     def _check_options(self, players, opts, given, problems):
         if opts["teams"] is not None and players is not None:
             opts["teams"] = check_teams(players, opts["teams"], problems, min_size=2)
+
+    def seat_records(self, result, name):
+        """Return the X-Trems the seat scored."""
+        return {"xtrem": detail_rules(result, name).count("xtrem")}
 
     def score_cards(self, cards, options, lang="fr"):
         """Score a list of Card objects under ``options``; return (points, details)."""

@@ -212,6 +212,14 @@ class NumXMalus(Game):
     }
     card_kinds = DECK.kinds
     card_actions = DECK.action_names
+    # An example request of the score endpoint (the API documentation shows it).
+    api_example: ClassVar[dict] = {
+        "players": ["Elya", "Sasha"],
+        "options": {"mode": "speedrun", "scoring": "classic", "end": "threshold"},
+        "rounds": [
+            {"entries": {"Elya": {"cards": [{"kind": "blue", "value": 3}, {"kind": "joker"}]}, "Sasha": {"cards": []}}}
+        ],
+    }
     RULES = RULES
 
     def example(self, given, lang="fr"):

@@ -30,44 +30,6 @@ def index_of(items, item):
         return -1
 
 
-KIND_LABELS = {
-    "red": "🔴",
-    "blue": "🔵",
-    "green": "🟢",
-    "yellow": "🟡",
-    "rainbow": "🌈",
-    "shadow": "🌑",
-    "joker": "Joker",
-    "infini": "∞",
-    "numx": "⚡ Num-X",
-}
-
-
-@register.filter
-def card_kind(kind: str) -> str:
-    """Return the symbol a player knows the card kind by."""
-    return KIND_LABELS.get(kind, kind)
-
-
-KIND_NAMES = {
-    "red": _("red"),
-    "blue": _("blue"),
-    "green": _("green"),
-    "yellow": _("yellow"),
-    "rainbow": _("Rainbow"),
-    "shadow": _("Shadow"),
-    "joker": _("Joker"),
-    "infini": _("∞ Infini"),
-    "numx": _("⚡ Num-X"),
-}
-
-
-@register.filter
-def kind_name(kind: str) -> str:
-    """Return the card kind's name in the page's language."""
-    return KIND_NAMES.get(kind, kind)
-
-
 @register.filter
 def entry_summary(entry: dict) -> str:
     """Return a player's (possibly partial) entry of the round in progress in a few words."""
@@ -102,17 +64,6 @@ def signed(points) -> str:
     if not isinstance(points, int):
         return ""
     return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
-
-
-@register.filter
-def action_name(action: str) -> str:
-    """Return an action card's printed name in the page's language, from the engine's catalogue."""
-    from django.utils.translation import get_language
-
-    from scoring.games.i18n import ACTIONS, pick
-
-    names = ACTIONS.get(action)
-    return pick(names, (get_language() or "fr")[:2]) if names else action
 
 
 @register.simple_tag(takes_context=True)

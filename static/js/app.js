@@ -35,16 +35,24 @@ function setUpNewSheet(form) {
 }
 
 // Card picker: tap a colour then a value; specials and actions in one tap.
-const COLOURS = { red: "🔴", blue: "🔵", green: "🟢", yellow: "🟡", rainbow: "🌈", shadow: "🌑" };
-const SPECIALS = { joker: "Joker", infini: "∞", numx: "Num-X" };
-const COLOUR_NAMES = isEnglish
-  ? { red: "red", blue: "blue", green: "green", yellow: "yellow", rainbow: "rainbow", shadow: "shadow" }
-  : { red: "rouge", blue: "bleu", green: "vert", yellow: "jaune", rainbow: "rainbow", shadow: "shadow" };
-const chipLabel = (c) => (c.kind in COLOURS ? String(c.value) : c.kind === "action" ? c.name : SPECIALS[c.kind] || c.kind);
-const cardLabel = (c) => (c.kind in COLOURS ? `${c.value} ${COLOUR_NAMES[c.kind]}` : c.kind === "action" ? c.name : SPECIALS[c.kind] || c.kind);
+// The cards' names are the game's catalogue's (the engine's, in the page's language, in the
+// form's data-game): a chip shows a colour card's value, or a special's or an action's name.
+function cardNames(game) {
+  const picker = (game.cards && game.cards.picker) || { colours: [], specials: [], actions: [] };
+  const colours = new Map(picker.colours.map((c) => [c.kind, c.label]));
+  const specials = new Map(picker.specials.map((c) => [c.kind, c.chip]));
+  const actions = new Map(picker.actions.map((a) => [a.name, a.label]));
+  const named = (c) => (c.kind === "action" ? actions.get(c.name) || c.name : specials.get(c.kind) || c.kind);
+  return {
+    colour: (c) => colours.has(c.kind),
+    chip: (c) => (colours.has(c.kind) ? String(c.value) : named(c)),
+    full: (c) => (colours.has(c.kind) ? `${c.value} ${colours.get(c.kind)}` : named(c)),
+  };
+}
 
 function setUpPicker(form) {
   const game = JSON.parse(form.dataset.game);
+  const names = cardNames(game);
   // Anything that changes the picks tells the form (the draft keeps them as typed).
   const changed = () => form.dispatchEvent(new Event("picked", { bubbles: true }));
   const hands = $$("fieldset.hand", form);
@@ -86,7 +94,7 @@ function setUpPicker(form) {
 
   function used() {
     const set = new Map();
-    state.forEach((s, seat) => s.cards.forEach((c) => { if (c.kind in COLOURS) set.set(`${c.kind}-${c.value}`, seat); }));
+    state.forEach((s, seat) => s.cards.forEach((c) => { if (names.colour(c)) set.set(`${c.kind}-${c.value}`, seat); }));
     return set;
   }
   function hint(hand, text) {
@@ -95,7 +103,7 @@ function setUpPicker(form) {
   }
   function add(seat, card) {
     const key = `${card.kind}-${card.value}`;
-    if (card.kind in COLOURS && used().has(key)) return;
+    if (names.colour(card) && used().has(key)) return;
     state.get(seat).cards.push(card);
     render();
     schedule();
@@ -116,8 +124,8 @@ function setUpPicker(form) {
         const b = document.createElement("button");
         b.type = "button";
         b.className = `chip c-${c.kind}`;
-        b.textContent = `${chipLabel(c)} ×`;
-        b.setAttribute("aria-label", say(`Retirer ${cardLabel(c)}`, `Remove ${cardLabel(c)}`));
+        b.textContent = `${names.chip(c)} ×`;
+        b.setAttribute("aria-label", say(`Retirer ${names.full(c)}`, `Remove ${names.full(c)}`));
         b.addEventListener("click", () => { s.cards.splice(i, 1); render(); schedule(); });
         li.append(b);
         return li;
@@ -231,10 +239,11 @@ async function scoreRounds(slug, players, options, rounds) {
   return { ok: resp.ok, body: await resp.json() };
 }
 
-// A preview scores this round alone: drop options that only make sense across rounds.
+// A preview scores this round alone: the engine says which options it sets for that
+// (game.preview); teams hold every player of the sheet, so a round seating fewer drops them.
 function previewOptions(game, players) {
-  const options = { ...game.options };
-  if (game.slug === "numwin") { options.rounds = 1; if (players.length !== game.players.length) { delete options.teams; } }
+  const options = { ...game.options, ...(game.preview || {}) };
+  if (players.length !== game.players.length) delete options.teams;
   return options;
 }
 
