@@ -24,7 +24,7 @@ from scoring.games import GAMES
 from scoring.lru import Body, VersionedParts
 
 # Each game's example request, its engine's (shown in the OpenAPI schema).
-EXAMPLES = {slug: game.api_example for slug, game in GAMES.items()}
+EXAMPLES = {slug: game.api_example for slug, game in GAMES.items() if game.api_example}
 
 ERRORS = {400: s.ErrorSerializer, 404: s.ErrorSerializer}
 SHEET_BODIES = VersionedParts(256)
