@@ -26,7 +26,6 @@ class Standing(models.Model):
     period = models.CharField(max_length=7)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
-    total_sum = models.BigIntegerField(default=0)
     best = models.IntegerField(null=True)
     public = models.BooleanField(default=False)
     name = models.CharField(max_length=40, blank=True)

@@ -62,7 +62,7 @@ def standings_recount(*, user_ids, game: str) -> None:
             ],
             update_conflicts=True,
             unique_fields=["user", "game", "period"],
-            update_fields=["games", "wins", "total_sum", "best", "public", "name"],
+            update_fields=["games", "wins", "best", "public", "name"],
         )
         # Periods a user no longer has a game in.
         stale = Q()
@@ -86,18 +86,12 @@ def _standing_rows(user_ids: list[int], game: str) -> dict[tuple[int, str], dict
         games, wins = engine.seat_games(winner, records)
         # Months as the players live them (TIME_ZONE), like the pages ask for them.
         for period in (ALL, timezone.localtime(created).strftime("%Y-%m")):
-            row = rows.setdefault((user_id, period), {"games": 0, "wins": 0, "total_sum": 0, "best": None})
+            row = rows.setdefault((user_id, period), {"games": 0, "wins": 0, "best": None})
             row["games"] += games
             row["wins"] += wins
-            row["total_sum"] += total
             if row["best"] is None or (total < row["best"] if lowest_wins else total > row["best"]):
                 row["best"] = total
     return rows
-
-
-def sheet_users_recount(sheet: Sheet) -> None:
-    """Recount the standings of everyone seated at this sheet."""
-    standings_recount(user_ids=set(sheet.seats.exclude(user=None).values_list("user_id", flat=True)), game=sheet.game)
 
 
 def seat_attach(*, sheet: Sheet, seat: int, user) -> Player:

@@ -144,11 +144,10 @@ def load(url: str, sheets: int, users: int, heavy: int, lowest: list[str], games
 # standings_recount takes it from timezone.localtime), over seats on finished, owned sheets; a coop sheet is a
 # session that never finishes and adds the games and wins of its seat's records.
 STANDINGS_SQL = """
-INSERT INTO accounts_standing (user_id, game, period, games, wins, total_sum, best, public, name)
+INSERT INTO accounts_standing (user_id, game, period, games, wins, best, public, name)
 SELECT p.user_id, s.game, per.period,
        sum(CASE WHEN s.game = 'coop' THEN coalesce((p.records ->> 'games')::int, 0) ELSE 1 END),
        sum(CASE WHEN s.game = 'coop' THEN coalesce((p.records ->> 'wins')::int, 0) ELSE p.winner::int END),
-       sum(p.total),
        CASE WHEN s.game = ANY(%(lowest)s::text[]) THEN min(p.total) ELSE max(p.total) END,
        coalesce(pr.public AND pr.display_name <> '', false), coalesce(pr.display_name, '')
 FROM scoring_player p
@@ -179,7 +178,7 @@ def check_standings(sample_size: int) -> dict:
     from accounts.services import standings_recount
     from scoring.games import GAMES
 
-    fields = ("user_id", "game", "period", "games", "wins", "total_sum", "best", "public", "name")
+    fields = ("user_id", "game", "period", "games", "wins", "best", "public", "name")
     sample = list(
         Standing.objects.filter(period="all").order_by("?").values_list("user_id", flat=True)[: sample_size - 1]
     )

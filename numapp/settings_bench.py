@@ -1,6 +1,6 @@
 """Settings of the HTTP benchmark (`make bench`): the production settings plus a bare view.
 
-Everything else comes from numapp.settings and its environment variables; bench/http.py
+Everything else comes from numapp.settings and its environment variables; bench/load.py
 sets DEBUG=0, a throwaway SECRET_KEY, a temporary VAR_DIR and very high throttle rates.
 """
 

@@ -1,4 +1,4 @@
-"""The app's URLs plus `/bench/bare`, the yardstick of bench/http.py (bench settings only)."""
+"""The app's URLs plus `/bench/bare`, the yardstick of bench/load.py (bench settings only)."""
 
 from django.http import JsonResponse
 from django.urls import path

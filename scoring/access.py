@@ -95,6 +95,14 @@ def get_sheet(request, sheet_id: str, *, write: bool, share: str = "") -> tuple[
     return sheet, role
 
 
+def get_seat_sheet(sheet_id: str, seat: int, token: str) -> Sheet:
+    """Return the live sheet whose seat `seat` the entry link's `token` opens, or raise 404."""
+    sheet = Sheet.objects.read_alive(sheet_id) if isinstance(sheet_id, str) else None
+    if sheet is None or seat >= len(sheet.players) or not entry_token_matches(sheet.pk, seat, token):
+        raise Http404
+    return sheet
+
+
 def csrf_failure(request) -> bool:
     """Tell whether an unsafe request that carries cookies fails the CSRF check.
 

@@ -11,7 +11,7 @@ from . import names as _names
 from .i18n import card_picker, pick, t
 from .names import MAX_NAME, NameRefused, clean_name, name_key, names_are_kept
 
-MAX_ROUNDS = 500  # bounds the work of one request; no real sheet comes close
+MAX_ROUNDS_PER_REQUEST = 500  # rounds one call of the engine scores: bounds the work of one request
 TYPED_MIN, TYPED_MAX = -1000, 1000
 
 
@@ -236,8 +236,8 @@ def check_rounds(rounds, problems):
     if not isinstance(rounds, list):
         problems.add("rounds", "rounds_type")
         return None
-    if len(rounds) > MAX_ROUNDS:
-        problems.add("rounds", "rounds_limit", count=len(rounds), max=MAX_ROUNDS)
+    if len(rounds) > MAX_ROUNDS_PER_REQUEST:
+        problems.add("rounds", "rounds_limit", count=len(rounds), max=MAX_ROUNDS_PER_REQUEST)
         return None
     return rounds
 
@@ -694,24 +694,6 @@ class Game:
         """Record that rounds exist after the one that ended the game."""
         problems.add("rounds", "too_many_rounds", finished=finished_after, count=len(rounds))
 
-    def _result(self, players, round_results, bonuses, wins_totals, finished, next_round, teams):
-        """Assemble the common result shape."""
-        totals = {p: bonuses.get(p, 0) for p in players}
-        for rr in round_results:
-            if rr.get("tiebreak"):
-                continue
-            for p, pts in rr["points"].items():
-                totals[p] += pts
-        return {
-            "rounds": round_results,
-            "bonuses": {p: bonuses.get(p, 0) for p in players},
-            "totals": totals,
-            "teams": teams,
-            "winners": [],
-            "finished": finished,
-            "next_round": next_round,
-        }
-
 
 def detail_rules(result, name):
     """Return the rules of every detail line of one player's rounds (what their records count)."""
@@ -759,11 +741,4 @@ def next_round(number, players, cards=None, tiebreak=False):
         "cards": cards,
         "tiebreak": tiebreak,
         "players": list(players),
-    }
-
-
-def team_totals(teams, totals):
-    """Return {team: {"members", "total"}} where the team total is its members' sum."""
-    return {
-        team: {"members": list(members), "total": sum(totals[m] for m in members)} for team, members in teams.items()
     }

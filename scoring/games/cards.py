@@ -25,11 +25,6 @@ class Card:
     def __repr__(self):
         return f"Card({self.short()})"
 
-    @property
-    def numeric(self):
-        """Tell whether the card carries a value."""
-        return self.value is not None
-
     def key(self):
         """Return what identifies one physical card kind in the deck."""
         if self.value is not None:
@@ -89,11 +84,6 @@ class CardSubject:
         if card.kind == "action":
             return f"La carte action {card.render(lang)}"
         return f"La carte {card.render(lang)}"
-
-
-def shorts(cards, lang="fr"):
-    """Return cards in compact form separated by spaces."""
-    return " ".join(c.short(lang) for c in cards)
 
 
 class Deck:

@@ -4,8 +4,6 @@ Every message is a ``str.format`` template; ``t(code, lang, **params)`` renders 
 An unknown language falls back to French, an unknown code to the code itself.
 """
 
-LANGS = ("fr", "en")
-
 COLOURS = {
     "red": {"fr": "rouge", "en": "red"},
     "blue": {"fr": "bleu", "en": "blue"},
@@ -641,9 +639,10 @@ def t(code, lang="fr", **params):
     texts = MESSAGES.get(code)
     if texts is None:
         return code
-    template = pick(texts, lang)
+    lang = lang if texts.get(lang) else "fr"  # as pick() falls back: the plural rules of the text shown
+    template = texts[lang]
     if isinstance(template, dict):
-        form = plural_form(params.get(PLURALS.get(code, "count")), lang if lang in LANGS else "fr")
+        form = plural_form(params.get(PLURALS.get(code, "count")), lang)
         template = template.get(form) or template["other"]
     try:
         return template.format(**params)
