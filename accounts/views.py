@@ -7,10 +7,8 @@ from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import formats, timezone, translation
-from django.utils.safestring import mark_safe
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -21,7 +19,6 @@ from scoring import services as scoring
 from scoring.access import EDITOR, get_sheet
 from scoring.exceptions import ServiceError
 from scoring.games import GAMES
-from scoring.lru import VersionedParts, shared_page
 
 
 @login_required
@@ -184,26 +181,6 @@ def player(request, user_id):
     )
 
 
-# Rendered board rows by what they show: the same rows render the same HTML.
-BOARD_ROWS = VersionedParts(128)
-ROW_FIELDS = ("name", "url", "wins", "games", "win_rate", "best")
-
-
-def _shown(rows: list[dict]) -> tuple:
-    """Return what the board shows of its rows: the key of its rendered forms."""
-    return tuple(tuple(r.get(f) for f in ROW_FIELDS) for r in rows)
-
-
-def _board_rows(rows: list[dict], shown: tuple) -> str:
-    """Return the board's rows as HTML, rendered once for each content and language.
-
-    Most requests of a leaderboard show the same rows (standings only change when
-    a game ends), and rendering 50 rows is most of the page's work.
-    """
-    key = (translation.get_language(), shown)
-    return BOARD_ROWS.get_or_make(key, lambda: mark_safe(render_to_string("accounts/_board_rows.html", {"rows": rows})))
-
-
 def _results_svg(values: list[int], width: int = 300, height: int = 80) -> str:
     """Return a small SVG bar chart of results in order."""
     if not values:
@@ -236,18 +213,12 @@ def leaderboard(request, slug):
     elif request.user.is_authenticated:
         rows = services.table_board(request.user, slug, month=period == "month")
     lang = request_lang()
-    shown = _shown(rows)
-
-    def render_page() -> bytes:
-        context = {
-            "game": {"slug": slug, "name": game.name[lang]},
-            "board_rows": _board_rows(rows, shown),
-            "scope": scope,
-            "period": period,
-            "games": [(s, g.name[lang]) for s, g in GAMES.items()],
-            "login_url": reverse("account_login"),
-        }
-        return render(request, "accounts/leaderboard.html", context).content
-
-    # The page shows the rows and nobody's own state: the same rows, the same page.
-    return shared_page(request, lambda: ("board", shown), render_page)
+    context = {
+        "game": {"slug": slug, "name": game.name[lang]},
+        "rows": rows,
+        "scope": scope,
+        "period": period,
+        "games": [(s, g.name[lang]) for s, g in GAMES.items()],
+        "login_url": reverse("account_login"),
+    }
+    return render(request, "accounts/leaderboard.html", context)

@@ -17,7 +17,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from rest_framework.utils.encoders import JSONEncoder
 
-from scoring import sql, tokens
+from scoring import tokens
 from scoring.exceptions import (
     Conflict,
     DraftMoved,
@@ -31,7 +31,6 @@ from scoring.exceptions import (
 )
 from scoring.games import GAMES, names
 from scoring.games.base import ScoringError
-from scoring.lru import VersionedParts
 from scoring.models import IdempotentRequest, Player, Round, Sheet
 from scoring.signals import seats_scored
 
@@ -80,36 +79,14 @@ def score(game: str, players, options, rounds, lang: str) -> dict:
         raise InvalidInput(exc.messages(lang)) from None
 
 
-# Results by (sheet id, version, language) and the stored rounds by (sheet id, version):
-# a write bumps the version, so a kept value never goes stale.
-RESULTS = VersionedParts(256)
-ROUND_DATA = VersionedParts(256)
-
-
-def _remember(sheet: Sheet, lang: str, result: dict, datas: list[dict]) -> None:
-    RESULTS.put((sheet.pk, sheet.version, lang), result)
-    ROUND_DATA.put((sheet.pk, sheet.version), datas)
-
-
 def round_datas(sheet: Sheet) -> list[dict]:
-    """Return the stored rounds of a sheet at `sheet.version`, in order (do not change them).
+    """Return the stored rounds of a sheet at `sheet.version`, in order.
 
     The rounds are read in one statement with the sheet's version. If another
     phone wrote since `sheet` was read, `sheet` is moved forward to the version
     its rounds belong to, so what is shown is always one committed state, under
     its own version.
     """
-    datas = ROUND_DATA.get((sheet.pk, sheet.version))
-    if datas is None:
-        datas = _read_rounds(sheet)
-        ROUND_DATA.put((sheet.pk, sheet.version), datas)
-    return datas
-
-
-_SHEET_FIELDS = [f.attname for f in Sheet._meta.concrete_fields]
-
-
-def _read_rounds(sheet: Sheet) -> list[dict]:
     while True:
         rows = list(Sheet.objects.filter(pk=sheet.pk).order_by("rounds__number").values_list("version", "rounds__data"))
         if rows and rows[0][0] == sheet.version:
@@ -117,23 +94,18 @@ def _read_rounds(sheet: Sheet) -> list[dict]:
         fresh = Sheet.objects.read_alive(sheet.pk)
         if fresh is None:
             raise Http404  # expired (or purged) since the request read it
-        for name in _SHEET_FIELDS:
-            setattr(sheet, name, getattr(fresh, name))
+        for field in Sheet._meta.concrete_fields:
+            setattr(sheet, field.attname, getattr(fresh, field.attname))
 
 
 def sheet_state(sheet: Sheet, lang: str) -> tuple[dict, list[dict]]:
-    """Return the engine's result (a copy callers may change) and the stored rounds it scores.
+    """Return the engine's result and the stored rounds it scores.
 
     Both belong to one committed version: like `round_datas`, this may move
-    `sheet` forward to a newer version. Results are kept by version, so the
-    rounds are only read when neither is kept.
+    `sheet` forward to a newer version.
     """
     datas = round_datas(sheet)
-    result = RESULTS.get((sheet.pk, sheet.version, lang))
-    if result is None:
-        result = sheet.engine.score(sheet.players, sheet.options, datas, lang)
-        RESULTS.put((sheet.pk, sheet.version, lang), result)
-    return {**result, "rounds": [dict(r) for r in result["rounds"]]}, datas
+    return sheet.engine.score(sheet.players, sheet.options, datas, lang), datas
 
 
 def sheet_result(sheet: Sheet, lang: str) -> dict:
@@ -173,43 +145,38 @@ def sheet_create(*, game: str, players, options, owner_key: str = "", user=None,
 
 
 def _locked(sheet: Sheet, if_version: int | None) -> tuple[Sheet, list[Round]]:
-    locked = Sheet.objects.read_alive(sheet.pk, lock=True)
+    locked = Sheet.objects.alive().select_for_update().filter(pk=sheet.pk).first()
     if locked is None:
         raise Http404  # expired (or purged) since the request read it
     if if_version is not None and if_version != locked.version:
         raise VersionMismatch(locked.version)
-    return locked, _ROUNDS.instances([locked.pk])
+    return locked, list(Round.objects.filter(sheet_id=locked.pk).only("id", "number", "data"))
 
 
-_ROUNDS = sql.Select(Round, ["id", "number", "data"], "{sheet} = %s", order_by="number")
-_SEATS = sql.Select(Player, ["id", "name", "total", "winner", "records", "user"], "{sheet} = %s")
-
-
-def _store(sheet: Sheet, result: dict, lang: str, datas: list[dict]) -> None:
+def _store(sheet: Sheet, result: dict) -> None:
     """Save the sheet's derived fields and each seat's total from the engine's result."""
     sheet.version += 1
     sheet.finished = result["finished"]
     sheet.round_count = len(result["rounds"])
     sheet.updated_at = timezone.now()
-    fields = ("version", "finished", "round_count", "updated_at", "draft")
-    sql.update(Sheet, sheet.pk, {f: getattr(sheet, f) for f in fields})
+    sheet.save(update_fields=["version", "finished", "round_count", "updated_at", "draft"])
     winners = set(result["winners"]) if result["finished"] else set()
     teams = result.get("teams") or {}
     team_of = {m: t for t, team in teams.items() for m in team["members"]}
-    seats = _SEATS.rows([sheet.pk])
+    seats = list(Player.objects.filter(sheet_id=sheet.pk).only("id", "name", "total", "winner", "records", "user_id"))
     changed = []
-    for pk, name, total, winner, records, _user in seats:
+    for seat in seats:
         after = {
-            "total": result["totals"][name],
-            "winner": name in winners or team_of.get(name) in winners,
-            "records": sheet.engine.seat_records(result, name),
+            "total": result["totals"][seat.name],
+            "winner": seat.name in winners or team_of.get(seat.name) in winners,
+            "records": sheet.engine.seat_records(result, seat.name),
         }
-        if after != {"total": total, "winner": winner, "records": records}:
-            changed.append((pk, after))
-    # One plain UPDATE per changed seat (bulk_update's CASE expressions cost more to build).
-    sql.update_many(Player, changed)
-    _remember(sheet, lang, result, datas)
-    linked = {seat[-1] for seat in seats if seat[-1]}
+        if after != {"total": seat.total, "winner": seat.winner, "records": seat.records}:
+            for field, value in after.items():
+                setattr(seat, field, value)
+            changed.append(seat)
+    Player.objects.bulk_update(changed, ["total", "winner", "records"])
+    linked = {seat.user_id for seat in seats if seat.user_id}
     if sheet.user_id and linked:
         seats_scored.send(sender=Sheet, game=sheet.game, user_ids=linked)
 
@@ -267,10 +234,8 @@ def round_add(
             datas = [r.data for r in rounds] + [data]
             result = _rescore(sheet, datas, lang, len(rounds))
             sheet.draft = {}
-            sql.insert(
-                Round, {"sheet": sheet.pk, "number": len(rounds) + 1, "data": data, "created_at": timezone.now()}
-            )
-            _store(sheet, result, lang, datas)
+            Round.objects.create(sheet=sheet, number=len(rounds) + 1, data=data)
+            _store(sheet, result)
     except IntegrityError:
         raise Conflict() from None
     return sheet
@@ -320,7 +285,7 @@ def _draft_write(sheet: Sheet, lang: str, change, *, number: int | None = None, 
         sheet.draft = {"entries": entries, "fields": fields, "entered": entered} if entries or fields else {}
         sheet.version += 1
         sheet.updated_at = timezone.now()
-        sql.update(Sheet, sheet.pk, {f: getattr(sheet, f) for f in ("draft", "version", "updated_at")})
+        sheet.save(update_fields=["draft", "version", "updated_at"])
     return sheet
 
 
@@ -411,7 +376,7 @@ def round_edit(*, sheet: Sheet, number: int, data, lang: str = "fr", if_version:
         target = rounds[number - 1]
         target.data = data
         target.save(update_fields=["data"])
-        _store(sheet, result, lang, datas)
+        _store(sheet, result)
     return sheet
 
 
@@ -431,7 +396,7 @@ def round_delete(*, sheet: Sheet, number: int, lang: str = "fr", if_version: int
         for r in rounds[number:]:
             r.number -= 1
             r.save(update_fields=["number"])
-        _store(sheet, result, lang, datas)
+        _store(sheet, result)
     return sheet
 
 

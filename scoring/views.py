@@ -3,11 +3,11 @@
 import json
 
 from django.contrib import messages
-from django.http import Http404, HttpResponseNotModified
+from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -20,7 +20,6 @@ from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
 from scoring.charts import PALETTE, chart_series, progression_svg
 from scoring.exceptions import ServiceError
 from scoring.games import GAMES
-from scoring.lru import VersionedParts, shared_page
 from scoring.qr import qr_svg
 
 MAX_FORM_PLAYERS = 12
@@ -73,9 +72,6 @@ def _form_options(game: dict, post) -> list[dict]:
             item["value"] = posted if post else ("" if spec.get("default") is None else spec["default"])
         out.append(item)
     return out
-
-
-BOARDS = VersionedParts(256)
 
 
 def _games(lang):
@@ -213,36 +209,18 @@ def _team_rows(result: dict) -> list[dict]:
 
 
 def board_html(request, context: dict) -> str:
-    """Return the rendered score board, kept per sheet version and by what changes it.
-
-    The board is most of a sheet page's work and only changes with the sheet: the
-    watching phones poll it, so it is rendered once per version.
-    """
-    sheet = context["sheet"]
-    key = (
-        "board",
-        sheet.pk,
-        sheet.version,
-        translation.get_language(),
-        context["can_edit"],
-        request.user.is_authenticated,
-    )
-
-    def render_board():
-        result = context["result"]
-        rows = _score_rows(sheet.players, result)
-        series = chart_series(sheet.players, result)
-        board = {
-            **context,
-            "rows": rows,
-            "team_rows": _team_rows(result),
-            "chart": progression_svg(series),
-            "chart_series": series,
-            "cell_template": f"scoring/cells/{context['game']['cell']}.html",
-        }
-        return mark_safe(render_to_string("scoring/_board.html", board, request))
-
-    return BOARDS.get_or_make(key, render_board)
+    """Return the rendered score board: the table, the teams' table and the chart."""
+    sheet, result = context["sheet"], context["result"]
+    series = chart_series(sheet.players, result)
+    board = {
+        **context,
+        "rows": _score_rows(sheet.players, result),
+        "team_rows": _team_rows(result),
+        "chart": progression_svg(series),
+        "chart_series": series,
+        "cell_template": f"scoring/cells/{context['game']['cell']}.html",
+    }
+    return mark_safe(render_to_string("scoring/_board.html", board, request))
 
 
 def _sheet_context(
@@ -402,15 +380,12 @@ def sheet_watch(request, sheet_id, token):
     if request.headers.get("If-None-Match") == _watch_etag(sheet):
         return HttpResponseNotModified()
 
-    def render_page() -> bytes:
-        context = _sheet_context(request, sheet, role, lang=request_lang())
-        if request.GET.get("fragment"):
-            return context["board"].encode()
-        return render(request, "scoring/watch.html", context).content
-
-    # Every watcher without an account sees the same page: rendered once per version
-    # and role (the creator opening their own share link sees their edit links).
-    response = shared_page(request, lambda: ("watch", sheet.pk, sheet.version, role), render_page)
+    context = _sheet_context(request, sheet, role, lang=request_lang())
+    if request.GET.get("fragment"):
+        response = HttpResponse(context["board"])
+    else:
+        response = render(request, "scoring/watch.html", context)
+    patch_vary_headers(response, ("Cookie",))  # the session and the language cookie change the page
     response["ETag"] = _watch_etag(sheet)  # rendering may have moved `sheet` to a newer version
     response["Cache-Control"] = "no-cache"
     return response

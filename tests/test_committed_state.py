@@ -1,8 +1,6 @@
-"""What a phone is shown is what was committed: kept values, shared pages, retries, standings.
+"""What a phone is shown is what was committed: results, shared pages, retries, standings.
 
-The kept values live in each process's memory; "another process" is simulated by
-swapping in empty stores while it writes. These tests commit for real
-(`transaction=True`): what is kept is kept only after a commit.
+These tests commit for real (`transaction=True`), as the app does.
 """
 
 import threading
@@ -16,23 +14,13 @@ from accounts.models import Standing
 from accounts.services import standings_recount
 from scoring import services, tokens
 from scoring.access import OWNER_SESSION_KEY
-from scoring.lru import SHARED_PAGES, VersionedParts
 from scoring.models import Player, Round, Sheet
 
 needs_postgres = pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers need PostgreSQL")
 
 
-def other_process(monkeypatch):
-    """Give the code below empty kept values, as another web process would have."""
-    for name in ("RESULTS", "ROUND_DATA"):
-        monkeypatch.setattr(services, name, VersionedParts(256))
-    from scoring.api import views as api_views
-
-    monkeypatch.setattr(api_views, "SHEET_BODIES", VersionedParts(256))
-
-
 @pytest.mark.django_db(transaction=True)
-def test_it_never_serves_a_result_whose_write_rolled_back(monkeypatch):
+def test_it_never_serves_a_result_whose_write_rolled_back():
     created = services.sheet_create(game="coop", players=["A", "B"], options={})
     sheet = Sheet.objects.get(pk=created.sheet.pk)
     # A write scored and stored in this process, then rolled back (its request failed after).
@@ -42,9 +30,7 @@ def test_it_never_serves_a_result_whose_write_rolled_back(monkeypatch):
     assert not Round.objects.filter(sheet_id=created.sheet.pk).exists()
 
     # Another process saves the same round number with another result.
-    with monkeypatch.context() as m:
-        other_process(m)
-        services.round_add(sheet=Sheet.objects.get(pk=created.sheet.pk), data={"placed": 22})
+    services.round_add(sheet=Sheet.objects.get(pk=created.sheet.pk), data={"placed": 22})
 
     api = Client()
     for _ in range(3):
@@ -55,17 +41,17 @@ def test_it_never_serves_a_result_whose_write_rolled_back(monkeypatch):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_it_shows_a_sheet_under_the_version_its_rounds_belong_to(monkeypatch):
+def test_it_shows_a_sheet_under_the_version_its_rounds_belong_to():
     """A round committed between reading the sheet and reading its rounds moves the answer forward."""
     created = services.sheet_create(game="coop", players=["A", "B"], options={})
     stale = Sheet.objects.get(pk=created.sheet.pk)  # read at version 1, before the round below
     services.round_add(sheet=Sheet.objects.get(pk=created.sheet.pk), data={"placed": 40})
-    other_process(monkeypatch)
     result = services.sheet_result(stale, "fr")
     assert stale.version == 2 and services.round_datas(stale) == [{"placed": 40}]
     assert len(result["rounds"]) == 1
-    # Nothing was kept under version 1 with version 2's rounds.
-    assert services.ROUND_DATA.get((stale.pk, 1)) is None
+    # A reader of version 1 is told version 2, the version of the rounds it was shown.
+    fresh = Sheet.objects.get(pk=created.sheet.pk)
+    assert services.sheet_result(fresh, "fr") == result
 
 
 @pytest.mark.django_db(transaction=True)
@@ -75,7 +61,6 @@ def test_it_shows_watchers_the_share_page_without_the_creators_edit_links():
     sheet = Sheet.objects.get(owner_key=creator.session[OWNER_SESSION_KEY])
     assert creator.post(f"/sheets/{sheet.pk}/rounds/", {"placed": "31", "number": "1"}).status_code == 302
     url = f"/w/{sheet.pk}/{tokens.read_token(sheet.pk)}/"
-    SHARED_PAGES.clear()
     mine = creator.get(url).content.decode()
     # The creator's own copy has its edit links and the login prompt.
     assert f"/sheets/{sheet.pk}/rounds/1/edit/" in mine and "/accounts/login/" in mine

@@ -25,7 +25,6 @@ LOWER = (
     "scoring.tokens",
     "scoring.signals",
     "scoring.charts",
-    "scoring.sql",
     "scoring.tasks",
     "accounts.services",
     "accounts.models",
@@ -130,14 +129,14 @@ def test_engines_know_no_django_nor_the_rest_of_the_project():
 
 def test_views_never_import_another_apps_models():
     # An account page asks accounts.services; a sheet page asks scoring.services.
-    assert _offences(_in("accounts.views"), ("scoring.models", "scoring.sql")) == []
+    assert _offences(_in("accounts.views"), "scoring.models") == []
     assert _offences([*_in("scoring.views"), *_in(API)], "accounts") == []
 
 
 def test_request_views_run_no_query_of_their_own():
     # Reads and writes are the services' (and the permission check's, scoring/access.py).
     views = [*_in(PAGE_VIEWS), "scoring.api.views"]
-    assert _offences(views, ("scoring.models", "accounts.models", "scoring.sql", "django.db")) == []
+    assert _offences(views, ("scoring.models", "accounts.models", "django.db")) == []
 
 
 def test_accounts_reach_scoring_through_its_services_signals_and_helpers():
@@ -157,14 +156,9 @@ def test_accounts_reach_scoring_through_its_services_signals_and_helpers():
         offences += [
             f"{name}:{line} imports {target}"
             for target, _inline, line in _imports(name)
-            if _is(target, "scoring") and target != "scoring" and not _is(target, ok) and not _temporary(target)
+            if _is(target, "scoring") and target != "scoring" and not _is(target, ok)
         ]
     assert offences == []
-
-
-def _temporary(target: str) -> bool:
-    # The per-process page store (scoring.lru) is shared by both apps' pages for now.
-    return _is(target, "scoring.lru")
 
 
 def test_no_app_imports_another_inside_a_function():

@@ -8,7 +8,6 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -21,13 +20,11 @@ from scoring.api import serializers as s
 from scoring.api.inputs import DraftBody, DraftEntryBody, RoundAddBody, ScoreBody, SheetBody, parsed
 from scoring.api.payloads import sheet_payload, sheet_summary
 from scoring.games import GAMES
-from scoring.lru import Body, VersionedParts
 
 # Each game's example request, its engine's (shown in the OpenAPI schema).
 EXAMPLES = {slug: game.api_example for slug, game in GAMES.items()}
 
 ERRORS = {400: s.ErrorSerializer, 404: s.ErrorSerializer}
-SHEET_BODIES = VersionedParts(256)
 EDIT_TOKEN = OpenApiParameter(
     "X-Edit-Token",
     str,
@@ -196,21 +193,7 @@ class SheetDetailView(APIView):
         sheet, role = get_sheet(request, sheet_id, write=False)
         if request.headers.get("If-None-Match", "").strip('"') == str(sheet.version):
             return Response(status=status.HTTP_304_NOT_MODIFIED)
-        lang = request_lang()
-
-        # The body only changes with the sheet's version (and who asks, from where).
-        def key():
-            return ("json", sheet.pk, sheet.version, lang, role, request.build_absolute_uri("/"))
-
-        body = SHEET_BODIES.get(key())
-        if body is None:
-            # The payload may move `sheet` to a newer version: it is kept under that one.
-            body = Body.of(JSONRenderer().render(sheet_payload(request, sheet, role, lang=lang)))
-            SHEET_BODIES.put(key(), body)
-        response = body.response(request, content_type="application/json")
-        response["ETag"] = f'"{sheet.version}"'
-        response["Cache-Control"] = "no-store"
-        return response
+        return _sheet_response(request, sheet, role)
 
 
 class RoundListView(APIView):

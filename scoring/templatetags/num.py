@@ -1,10 +1,8 @@
 from django import template
-from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from scoring.lru import VersionedParts
 from scoring.qr import qr_svg
 
 register = template.Library()
@@ -68,25 +66,7 @@ def signed(points) -> str:
     return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
 
 
-# The entry form's hands by sheet, seated players and language (see card_hands).
-HANDS = VersionedParts(512)
-
-
 @register.simple_tag(takes_context=True)
 def card_hands(context):
-    """Return the hands of a card game's entry form (a card picker per player), rendered once per sheet.
-
-    They change with the sheet's players, the players seated this round (a Num Win
-    tie-break seats only the tied) and the language, never with the rounds: the
-    creator's page, shown again after every round, inserts them. A form that holds
-    values (a round being edited, a refused round shown again) is rendered each time.
-    """
-    sheet = context["sheet"]
-
-    def render():
-        return mark_safe(context.template.engine.get_template("scoring/_hands.html").render(context))
-
-    if context["form"]["seats"] or not context.get("can_edit"):
-        return render()
-    key = ("hands", sheet.pk, tuple(sheet.players), tuple(context["entry_players"]), translation.get_language())
-    return HANDS.get_or_make(key, render)
+    """Return the hands of a card game's entry form (a card picker per player)."""
+    return mark_safe(context.template.engine.get_template("scoring/_hands.html").render(context))
