@@ -22,6 +22,7 @@ from scoring.exceptions import InvalidInput
 from scoring.games import GAMES
 from scoring.games.names import NameRefused, clean_name
 from scoring.models import Player, Sheet, deleted_keep
+from scoring.services import played_at
 
 ALL = "all"
 BOARD_SIZE = 50
@@ -248,15 +249,19 @@ def restore_days() -> int:
 
 
 def history_sheets(user, *, game: str = "", state: str = ""):
-    """Return the user's live sheets, newest change first (at most 200), of one game and state if asked."""
-    sheets = Sheet.objects.alive().filter(user=user).prefetch_related("seats")
+    """Return the user's live sheets, most recently played first (at most 200), of one game and state if asked.
+
+    Each has `played_at` (scoring.services.played_at): a claim at login touches the
+    sheet, not when it was played.
+    """
+    sheets = played_at(Sheet.objects.alive().filter(user=user)).prefetch_related("seats")
     if game in GAMES:
         sheets = sheets.filter(game=game)
     if state == "finished":
         sheets = sheets.filter(finished=True)
     elif state == "ongoing":
         sheets = sheets.filter(finished=False)
-    return sheets.order_by("-updated_at")[:200]
+    return sheets.order_by("-played_at", "-created_at")[:200]
 
 
 def deleted_sheets(user):

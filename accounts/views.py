@@ -1,10 +1,12 @@
 """Account pages: history, export, profile, seats, player stats, leaderboards."""
 
 import json
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -30,12 +32,12 @@ def history(request):
         request,
         "accounts/history.html",
         {
-            "sheets": services.history_sheets(request.user, game=game, state=state),
+            "sheets": scoring.with_lines(services.history_sheets(request.user, game=game, state=state), lang),
             "games": [(slug, g.name[lang]) for slug, g in GAMES.items()],
             "game": game,
             "state": state,
             "profile": services.profile_of(request.user),
-            "deleted": services.deleted_sheets(request.user),
+            "deleted": scoring.with_lines(services.deleted_sheets(request.user), lang),
             "keep_days": services.restore_days(),
         },
     )
@@ -140,12 +142,27 @@ def seat_me(request, sheet_id):
     return redirect("sheet", sheet.pk)
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def seat_join(request, sheet_id, seat, token):
     sheet = services.seat_to_claim(sheet_id, seat, token)
     if sheet is None:
         raise Http404
+    if not request.user.is_authenticated:
+        # Say what the link is before asking anyone to log in; the login comes back here.
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        back = urlencode({"next": request.path}, safe="/")
+        return render(
+            request,
+            "accounts/seat_join.html",
+            {
+                "sheet": sheet,
+                "name": sheet.players[seat],
+                "game": GAMES[sheet.game].name,
+                "login_url": f"{reverse('account_login')}?{back}",
+                "signup_url": f"{reverse('account_signup')}?{back}",
+            },
+        )
     if request.method == "POST":
         services.seat_attach(sheet=sheet, seat=seat, user=request.user)
         messages.success(request, _("The seat is yours: this game now counts in your stats."))
