@@ -19,8 +19,8 @@ from numapp.i18n import request_lang
 from numapp.parsing import parse_int
 from scoring import services as scoring
 from scoring.access import EDITOR, get_sheet
+from scoring.exceptions import ServiceError
 from scoring.games import GAMES
-from scoring.games.names import NameRefused
 
 
 @login_required
@@ -101,28 +101,15 @@ def export(request, fmt):
     return response
 
 
-def _profile_name_message(exc: NameRefused) -> str:
-    """Return why the public name is refused, naming the field."""
-    if exc.code == "control":
-        return _("Public name “%(name)s”: it holds an invisible or control character (%(char)s); remove it.") % {
-            "name": exc.params["name"],
-            "char": exc.params["char"],
-        }
-    return _("The public name is at most 40 characters.")
-
-
 @login_required
 @require_POST
 def profile(request):
     name = request.POST.get("display_name", "")
     public = request.POST.get("public") == "on"
-    if public and not name.strip():
-        messages.error(request, _("Choose a public name to appear on the leaderboards."))
-        return redirect("history")
     try:
         services.profile_update(user=request.user, display_name=name, public=public)
-    except NameRefused as exc:
-        messages.error(request, _profile_name_message(exc))
+    except ServiceError as exc:
+        messages.add_message(request, exc.page_level, exc.page_message())
         return redirect("history")
     messages.success(request, _("Profile saved."))
     return redirect("history")
