@@ -1,5 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from accounts import views as accounts_views
 from numapp import (
@@ -28,7 +30,7 @@ urlpatterns = [
     path("p/<sheet:sheet_id>/<num:seat>/<token:token>/", views.seat_entry, name="seat-entry"),
     path("healthz", numapp_views.healthz, name="healthz"),
     path("readyz", numapp_views.readyz, name="readyz"),
-    path("i18n/setlang/", numapp_views.set_language, name="set_language"),
+    path("i18n/setlang/", require_POST(set_language), name="set_language"),  # Django's own, POST only
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("api/v1/", include("scoring.api.urls")),

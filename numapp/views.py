@@ -1,11 +1,8 @@
 from django.conf import settings
-from django.http import HttpResponseForbidden, HttpResponseServerError, JsonResponse
+from django.http import HttpResponseServerError, JsonResponse
 from django.template import loader
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
-from django.views import i18n
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
 from django.views.defaults import page_not_found, permission_denied
 from rest_framework.renderers import JSONRenderer
 
@@ -53,30 +50,6 @@ def server_error(request):
     except Exception:
         body = "<!doctype html><title>500</title><h1>Num scores</h1><p>Server error.</p>"
     return HttpResponseServerError(body)
-
-
-def same_origin(request) -> bool:
-    """Tell whether a form post comes from one of our own pages (Origin, else Fetch Metadata)."""
-    origin = request.headers.get("Origin")
-    if origin:
-        return origin == f"{request.scheme}://{request.get_host()}" or origin in settings.CSRF_TRUSTED_ORIGINS
-    return request.headers.get("Sec-Fetch-Site", "same-origin") in ("same-origin", "none")
-
-
-@csrf_exempt
-@require_POST
-def set_language(request):
-    """Django's language switch, checked by the request's origin instead of a CSRF token.
-
-    The switch is a form in every page's header. Without a per-visitor token in it,
-    a page that shows nobody's own state is the same for every visitor and can be
-    rendered once (the share page). Browsers send Origin with every form post; a
-    post from another site is refused, and the most it could do is change the
-    language anyway.
-    """
-    if not same_origin(request):
-        return HttpResponseForbidden(_("This form can only be sent from this site."))
-    return i18n.set_language(request)
 
 
 def healthz(request):

@@ -22,7 +22,7 @@ from scoring.api.payloads import sheet_payload, sheet_summary
 from scoring.games import GAMES
 
 # Each game's example request, its engine's (shown in the OpenAPI schema).
-EXAMPLES = {slug: game.api_example for slug, game in GAMES.items()}
+EXAMPLES = {slug: game.api_example for slug, game in GAMES.items() if game.api_example}
 
 ERRORS = {400: s.ErrorSerializer, 404: s.ErrorSerializer}
 EDIT_TOKEN = OpenApiParameter(

@@ -327,8 +327,9 @@ def test_it_shows_every_watcher_the_same_share_page_until_the_sheet_changes(clie
     plain = first.get(path)
     zipped = second.get(path, HTTP_ACCEPT_ENCODING="gzip")
     assert zipped["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped["Vary"]
-    assert gzip.decompress(zipped.content) == plain.content
-    assert "csrfmiddlewaretoken" not in plain.content.decode()
+    # The same page for everyone, but for the CSRF token of each visitor's language switch.
+    assert CSRF_INPUT.sub("", gzip.decompress(zipped.content).decode()) == CSRF_INPUT.sub("", plain.content.decode())
+    assert CSRF_INPUT.search(plain.content.decode())
     english = Client().get(path, HTTP_ACCEPT_LANGUAGE="en")
     assert "This page updates by itself." in english.content.decode()
     assert english["ETag"] != plain["ETag"]  # a browser's French copy is not current in English
@@ -349,14 +350,55 @@ def test_it_shows_every_watcher_the_same_share_page_until_the_sheet_changes(clie
     assert "/accounts/logout/" not in Client().get(path).content.decode()
 
 
-def test_it_switches_language_only_from_its_own_pages(client):
-    r = client.post("/i18n/setlang/", {"language": "en", "next": "/"}, HTTP_ORIGIN="https://evil.example")
+CSRF_INPUT = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="([^"]+)">')
+
+
+def language_token(page: str) -> str:
+    """Return the CSRF token of the header's language switch in `page`."""
+    form = re.search(r'<form action="/i18n/setlang/" method="post" class="lang">(.*?)</form>', page, re.S).group(1)
+    return CSRF_INPUT.search(form).group(1)
+
+
+def test_it_switches_language_only_from_its_own_pages():
+    client = Client(enforce_csrf_checks=True)  # as a browser: Django's CSRF check runs
+    token = language_token(client.get("/").content.decode())
+    asked = {"language": "en", "next": "/", "csrfmiddlewaretoken": token}
+    r = client.post("/i18n/setlang/", asked, HTTP_ORIGIN="https://evil.example")
     assert r.status_code == 403
     assert "Comptez les points" in client.get("/").content.decode()
-    r = client.post("/i18n/setlang/", {"language": "en", "next": "/"}, HTTP_ORIGIN="http://testserver")
+    r = client.post("/i18n/setlang/", asked, HTTP_ORIGIN="http://testserver")
     assert r.status_code == 302
     assert "Keep the score" in client.get("/").content.decode()
     assert client.get("/i18n/setlang/").status_code == 405
+
+
+def test_it_refuses_the_language_switch_without_its_csrf_token_and_follows_next_with_it():
+    client = Client(enforce_csrf_checks=True)
+    page = client.get("/rules/numking/").content.decode()
+    r = client.post("/i18n/setlang/", {"language": "en", "next": "/rules/numking/"})
+    assert r.status_code == 403
+    assert "django_language" not in r.cookies
+    assert "Comptez les points" in client.get("/").content.decode()
+    r = client.post(
+        "/i18n/setlang/", {"language": "en", "next": "/rules/numking/", "csrfmiddlewaretoken": language_token(page)}
+    )
+    assert r.status_code == 302 and r.url == "/rules/numking/"
+    assert r.cookies["django_language"].value == "en"
+    assert "Keep the score" in client.get("/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)  # pages are answered after their transaction, as in production
+def test_it_switches_language_from_a_share_link_opened_by_anyone(client):
+    sheet = start(client, "numx", ["Ana", "Bea"])
+    path = _share_path(client, sheet)
+    for _ in range(2):  # each with a token of their own
+        watcher = Client(enforce_csrf_checks=True)  # no session, no cookie: someone who was sent the link
+        page = watcher.get(path).content.decode()
+        assert "Ana" in page
+        asked = {"language": "en", "next": path, "csrfmiddlewaretoken": language_token(page)}
+        r = watcher.post("/i18n/setlang/", asked)
+        assert r.status_code == 302 and r.url == path
+        assert "This page updates by itself." in watcher.get(path).content.decode()
 
 
 def test_it_ignores_team_choices_left_behind_an_unticked_play_in_teams_box(client):
