@@ -228,7 +228,8 @@ def _sheet_context(
 ):
     """Return a sheet page's context; the entry form holds `posted` (a refused round, as sent) or `form_data`."""
     result = services.sheet_result(sheet, lang)
-    game = GAMES[sheet.game].describe(lang)
+    # The cards the sheet's options play (a mode may leave some out): the picker offers only those.
+    game = {**GAMES[sheet.game].describe(lang), "cards": sheet.engine.cards_for(sheet.options, lang)}
     players = sheet.players
     # A session's highlight follows its summary's leaders (Adversaire: most games won), else the winners.
     leaders = set(result.get("session_leaders", result["winners"]))

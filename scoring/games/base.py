@@ -449,15 +449,27 @@ class Game:
             "wins": self.wins,
             "modes": [{"slug": s, "name": pick(n, lang)} for s, n in self.modes.items()],
             "options": {o.name: o.describe(lang) for o in self.options_spec},
-            "cards": {
-                "kinds": list(self.card_kinds),
-                "actions": list(self.card_actions),
-                # The entry form's card picker, named in ``lang``: the pages and app.js show these names.
-                "picker": card_picker(self.card_kinds, self.card_actions, lang),
-            },
+            "cards": self.cards_for({}, lang),
             "entry": self.entry,
             "cell": self.cell,
             "summary": pick(self.summary, lang),
+        }
+
+    def card_set(self, options):
+        """Return (kinds, actions): the cards a hand may hold with these options (per game: a mode may remove some)."""
+        return self.card_kinds, self.card_actions
+
+    def cards_for(self, options, lang="fr"):
+        """Return the cards of a sheet with these options: kinds, actions and the entry form's picker in ``lang``.
+
+        The picker offers only what the engine accepts (Num-X Family has no action card).
+        """
+        kinds, actions = self.card_set(options if isinstance(options, dict) else {})
+        return {
+            "kinds": list(kinds),
+            "actions": list(actions),
+            # The entry form's card picker, named in ``lang``: the pages and app.js show these names.
+            "picker": card_picker(kinds, actions, lang),
         }
 
     # -- lists of sheets ------------------------------------------------------------

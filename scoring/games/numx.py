@@ -425,6 +425,11 @@ class NumX(Game):
         if opts["teams"] is not None and players is not None:
             opts["teams"] = check_teams(players, opts["teams"], problems, min_size=2)
 
+    def card_set(self, options):
+        """Return the cards of the deck the mode plays: Family has no action card (its deck refuses them)."""
+        deck = FAMILY_DECK if options.get("mode") == "family" else FULL_DECK
+        return deck.kinds, deck.action_names
+
     def seat_records(self, result, name):
         """Return the X-Trems the seat scored."""
         return {"xtrem": detail_rules(result, name).count("xtrem")}

@@ -199,3 +199,17 @@ def test_typed_points_beside_picked_cards_are_refused_not_dropped():
         "Léa": {"cards": [{"kind": "red", "value": 7}]},
         "Marc": {"points": 3},
     }
+
+
+@pytest.mark.parametrize("mode, actions", [("family", 0), ("speedrun", 6)])
+def test_the_picker_offers_only_the_cards_the_mode_plays(mode, actions):
+    browser = Client()
+    r = browser.post("/new/numx/", {"player": ["Léa", "Marc"], "opt-mode": mode})
+    sheet = Sheet.objects.get(pk=r.url.strip("/").split("/")[-1])
+    page = browser.get(r.url).content.decode()
+    assert page.count('class="special action"') == 2 * actions  # two hands
+    assert page.count('class="special" data-kind="joker"') == 2  # specials stay in Family
+    # What Family offers is what its engine takes: an action card is refused.
+    block = '[{"kind": "action", "name": "block"}]'
+    r = browser.post(f"/sheets/{sheet.pk}/rounds/", {"cards-0": block, "points-1": "3"})
+    assert (r.status_code, Round.objects.count()) == ((400, 0) if mode == "family" else (302, 1))
