@@ -488,7 +488,7 @@ def round_add(request, sheet_id):
         number = parse_int(request.POST.get("number", ""))
         services.round_add(sheet=sheet, data=data, lang=lang, number=number)
     except services.InvalidInput as exc:
-        errors = forms.name_players(exc.errors, sheet.players)
+        errors = services.name_players(exc.errors, sheet.players)
         context = _sheet_context(request, sheet, role, lang=lang, form_errors=errors, posted=request.POST)
         return render(request, "scoring/sheet.html", context, status=400)
     except ServiceError as exc:
@@ -514,7 +514,7 @@ def round_edit(request, sheet_id, number):
             version = parse_int(request.POST.get("version", ""))
             services.round_edit(sheet=sheet, number=number, data=data, lang=lang, if_version=version)
         except services.InvalidInput as exc:
-            errors = forms.name_players(exc.errors, sheet.players)
+            errors = services.name_players(exc.errors, sheet.players)
         except ServiceError as exc:
             tell_refused(request, exc)
             return redirect("round-edit", sheet.pk, number)
@@ -610,7 +610,8 @@ def rematch(request, sheet_id):
 
 
 def my_sheets(request):
-    sheets = access.my_sheets(request).prefetch_related("seats")[:200]
+    sheets = services.played_at(access.my_sheets(request)).order_by("-played_at", "-created_at")
+    sheets = services.with_lines(sheets.prefetch_related("seats")[:200], request_lang())
     names = {slug: game.name for slug, game in GAMES.items()}
     return render(request, "scoring/my_sheets.html", {"sheets": sheets, "names": names})
 

@@ -461,6 +461,16 @@ class Game:
             "summary": pick(self.summary, lang),
         }
 
+    # -- lists of sheets ------------------------------------------------------------
+
+    def list_line(self, options, seats, lang="fr"):
+        """Return how a list of sheets (the history) sums up a sheet, or None to show its players' totals.
+
+        ``seats`` is [(name, total, records)] in seat order, ``records`` as kept with each
+        seat (scoring/stats.py).
+        """
+        return None
+
     # -- the rules page ------------------------------------------------------------
 
     # The game's scoring reference, from its rule book: sections {"title", "text": [...],
