@@ -14,12 +14,15 @@ from django.db.models import Count, IntegerField, Max, Min, Q, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Profile, Standing
 from scoring import tokens
+from scoring.exceptions import InvalidInput
 from scoring.games import GAMES
-from scoring.games.names import clean_name
+from scoring.games.names import NameRefused, clean_name
 from scoring.models import Player, Sheet, deleted_keep
+from scoring.services import played_at
 
 ALL = "all"
 BOARD_SIZE = 50
@@ -109,15 +112,31 @@ def seat_attach(*, sheet: Sheet, seat: int, user) -> Player:
 def profile_update(*, user, display_name: str, public: bool) -> Profile:
     """Save the public name and the opt-in; the user's standings follow at once.
 
-    The name follows the names rule (scoring/games/names.py): NameRefused otherwise;
-    a blank name clears it.
+    The name follows the names rule (scoring/games/names.py); a blank name clears it,
+    unless the player asks to be public. InvalidInput says what is wrong, nothing saved.
     """
+    if public and not display_name.strip():
+        raise InvalidInput.one("display_name", "required", _("Choose a public name to appear on the leaderboards."))
+    try:
+        name = clean_name(display_name) if display_name.strip() else ""
+    except NameRefused as exc:
+        raise InvalidInput.one("display_name", exc.code, _name_refused(exc)) from None
     profile = profile_of(user)
-    profile.display_name = clean_name(display_name) if display_name.strip() else ""
+    profile.display_name = name
     profile.public = public and bool(profile.display_name)
     profile.save()
     Standing.objects.filter(user=user).update(public=profile.public, name=profile.display_name)
     return profile
+
+
+def _name_refused(exc: NameRefused) -> str:
+    """Return why the public name is refused, naming the field."""
+    if exc.code == "control":
+        return _("Public name “%(name)s”: it holds an invisible or control character (%(char)s); remove it.") % {
+            "name": exc.params["name"],
+            "char": exc.params["char"],
+        }
+    return _("The public name is at most 40 characters.")
 
 
 def sheet_delete(*, sheet: Sheet) -> bool:
@@ -230,15 +249,19 @@ def restore_days() -> int:
 
 
 def history_sheets(user, *, game: str = "", state: str = ""):
-    """Return the user's live sheets, newest change first (at most 200), of one game and state if asked."""
-    sheets = Sheet.objects.alive().filter(user=user).prefetch_related("seats")
+    """Return the user's live sheets, most recently played first (at most 200), of one game and state if asked.
+
+    Each has `played_at` (scoring.services.played_at): a claim at login touches the
+    sheet, not when it was played.
+    """
+    sheets = played_at(Sheet.objects.alive().filter(user=user)).prefetch_related("seats")
     if game in GAMES:
         sheets = sheets.filter(game=game)
     if state == "finished":
         sheets = sheets.filter(finished=True)
     elif state == "ongoing":
         sheets = sheets.filter(finished=False)
-    return sheets.order_by("-updated_at")[:200]
+    return sheets.order_by("-played_at", "-created_at")[:200]
 
 
 def deleted_sheets(user):

@@ -1,10 +1,12 @@
 """Account pages: history, export, profile, seats, player stats, leaderboards."""
 
 import json
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,8 +19,8 @@ from numapp.i18n import request_lang
 from numapp.parsing import parse_int
 from scoring import services as scoring
 from scoring.access import EDITOR, get_sheet
+from scoring.exceptions import ServiceError
 from scoring.games import GAMES
-from scoring.games.names import NameRefused
 
 
 @login_required
@@ -30,12 +32,12 @@ def history(request):
         request,
         "accounts/history.html",
         {
-            "sheets": services.history_sheets(request.user, game=game, state=state),
+            "sheets": scoring.with_lines(services.history_sheets(request.user, game=game, state=state), lang),
             "games": [(slug, g.name[lang]) for slug, g in GAMES.items()],
             "game": game,
             "state": state,
             "profile": services.profile_of(request.user),
-            "deleted": services.deleted_sheets(request.user),
+            "deleted": scoring.with_lines(services.deleted_sheets(request.user), lang),
             "keep_days": services.restore_days(),
         },
     )
@@ -99,28 +101,15 @@ def export(request, fmt):
     return response
 
 
-def _profile_name_message(exc: NameRefused) -> str:
-    """Return why the public name is refused, naming the field."""
-    if exc.code == "control":
-        return _("Public name “%(name)s”: it holds an invisible or control character (%(char)s); remove it.") % {
-            "name": exc.params["name"],
-            "char": exc.params["char"],
-        }
-    return _("The public name is at most 40 characters.")
-
-
 @login_required
 @require_POST
 def profile(request):
     name = request.POST.get("display_name", "")
     public = request.POST.get("public") == "on"
-    if public and not name.strip():
-        messages.error(request, _("Choose a public name to appear on the leaderboards."))
-        return redirect("history")
     try:
         services.profile_update(user=request.user, display_name=name, public=public)
-    except NameRefused as exc:
-        messages.error(request, _profile_name_message(exc))
+    except ServiceError as exc:
+        messages.add_message(request, exc.page_level, exc.page_message())
         return redirect("history")
     messages.success(request, _("Profile saved."))
     return redirect("history")
@@ -153,12 +142,27 @@ def seat_me(request, sheet_id):
     return redirect("sheet", sheet.pk)
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def seat_join(request, sheet_id, seat, token):
     sheet = services.seat_to_claim(sheet_id, seat, token)
     if sheet is None:
         raise Http404
+    if not request.user.is_authenticated:
+        # Say what the link is before asking anyone to log in; the login comes back here.
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        back = urlencode({"next": request.path}, safe="/")
+        return render(
+            request,
+            "accounts/seat_join.html",
+            {
+                "sheet": sheet,
+                "name": sheet.players[seat],
+                "game": GAMES[sheet.game].name,
+                "login_url": f"{reverse('account_login')}?{back}",
+                "signup_url": f"{reverse('account_signup')}?{back}",
+            },
+        )
     if request.method == "POST":
         services.seat_attach(sheet=sheet, seat=seat, user=request.user)
         messages.success(request, _("The seat is yours: this game now counts in your stats."))

@@ -7,10 +7,16 @@ name is safe in a form.
 import json
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from numapp.parsing import JSONRefused, load_json, looks_like_int, parse_int
 from scoring.games import names
 from scoring.services import InvalidInput
+
+# The messages the pages also give before sending (templates/scoring/_hands.html, app.js): the same words.
+NOT_A_NUMBER = _lazy("%(label)s: “%(value)s” is not a whole number.")
+TOO_LARGE = _lazy("%(label)s: “%(value)s” is too large.")
+BOTH = _lazy("%(name)s: cards picked and points typed, only one can count. Remove the cards or clear the points.")
 
 
 def _int(value: str, path: str, label: str):
@@ -22,11 +28,9 @@ def _int(value: str, path: str, label: str):
     if number is not None:
         return number
     if looks_like_int(value):
-        message = _("%(label)s: “%(value)s” is too large.")
-        code = "too_large"
+        message, code = TOO_LARGE, "too_large"
     else:
-        message = _("%(label)s: “%(value)s” is not a whole number.")
-        code = "not_a_number"
+        message, code = NOT_A_NUMBER, "not_a_number"
     shown = value if len(value) <= 20 else value[:19] + "…"
     raise InvalidInput([{"path": path, "code": code, "message": message % {"label": label, "value": shown}}])
 
@@ -139,10 +143,12 @@ def _cards_round(post, sheet, form, complete):
                         }
                     ]
                 ) from None
-        if points is not None and not cards:
-            entries[name] = {"points": points}
-        else:
-            entries[name] = {"cards": cards}
+        if points is not None and cards:
+            # Only one can count: neither is dropped without a word (the page says the same, app.js).
+            raise InvalidInput(
+                [{"path": f"entries.{name}.points", "code": "cards_and_points", "message": BOTH % {"name": name}}]
+            )
+        entries[name] = {"points": points} if points is not None else {"cards": cards}
     data = {"entries": entries}
     if form["declarer"]:
         seat = parse_int(post.get("declarer", ""))
@@ -217,19 +223,3 @@ def seat_entry(post, sheet, game: dict, seat: int) -> dict:
             out["placed"] = placed
         return out
     return round_data(post, sheet, game).get("entries", {}).get(name, {})
-
-
-def name_players(errors: list[dict], players) -> list[dict]:
-    """Return the engine's errors about one player's entry with the player's name in front.
-
-    "entries.Léa.bid: Annonce de 5 plis…" reads "Léa : annonce de 5 plis…" on the form.
-    """
-    out = []
-    for error in errors:
-        parts = str(error.get("path", "")).split(".")
-        message = error.get("message", "")
-        name = parts[1] if len(parts) >= 3 and parts[0] == "entries" and parts[1] in players else None
-        if name and not message.startswith(name):
-            message = _("%(name)s: %(message)s") % {"name": name, "message": message[:1].lower() + message[1:]}
-        out.append({**error, "message": message})
-    return out

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -268,6 +269,22 @@ def draft_rows(sheet: Sheet, players: list[str]) -> list[dict]:
     ]
 
 
+def name_players(errors: list[dict], players) -> list[dict]:
+    """Return the engine's errors about one player's entry with the player's name in front.
+
+    "entries.Léa.bid: Annonce de 5 plis…" reads "Léa : annonce de 5 plis…" on the form.
+    """
+    out = []
+    for error in errors:
+        parts = str(error.get("path", "")).split(".")
+        message = error.get("message", "")
+        name = parts[1] if len(parts) >= 3 and parts[0] == "entries" and parts[1] in players else None
+        if name and not message.startswith(name):
+            message = _("%(name)s: %(message)s") % {"name": name, "message": message[:1].lower() + message[1:]}
+        out.append({**error, "message": message})
+    return out
+
+
 def _draft_write(sheet: Sheet, lang: str, change, *, number: int | None = None, last: str | None = None) -> Sheet:
     """Apply `change(draft) -> (entries, fields)` to the round in progress under the sheet's lock."""
     with transaction.atomic():
@@ -281,7 +298,9 @@ def _draft_write(sheet: Sheet, lang: str, change, *, number: int | None = None, 
                 sheet.players, sheet.options, [r.data for r in rounds], entries, fields, last=last, before=before
             )
         except ScoringError as exc:
-            raise InvalidInput(exc.messages(lang)) from None
+            # Each phone's entry is one player's: the message says whose it is.
+            with translation.override(lang):
+                raise InvalidInput(name_players(exc.messages(lang), sheet.players)) from None
         sheet.draft = {"entries": entries, "fields": fields, "entered": entered} if entries or fields else {}
         sheet.version += 1
         sheet.updated_at = timezone.now()
@@ -410,6 +429,29 @@ def sheet_rematch(*, sheet: Sheet, owner_key: str = "", user=None, lang: str = "
         user=user,
         lang=lang,
     )
+
+
+def played_at(sheets):
+    """Annotate each sheet with `played_at`: when the table played it (its last round), else its creation.
+
+    Claiming a sheet at login or saving it to an account touches `updated_at`: a
+    list of sheets tells when they were played, not when they changed hands.
+    """
+    last_round = Round.objects.filter(sheet=OuterRef("pk")).order_by("-number").values("created_at")[:1]
+    return sheets.annotate(played_at=Coalesce(Subquery(last_round), "created_at"))
+
+
+def with_lines(sheets, lang: str) -> list[Sheet]:
+    """Return the sheets (seats prefetched), each with `line`: how its game sums it up in a list, or None.
+
+    None means the list shows the players' totals; a session's game says its own
+    summary instead (Game.list_line).
+    """
+    sheets = list(sheets)
+    for sheet in sheets:
+        seats = [(seat.name, seat.total, seat.records) for seat in sheet.seats.all()]
+        sheet.line = GAMES[sheet.game].list_line(sheet.options, seats, lang)
+    return sheets
 
 
 def sheets_claim(*, owner_key: str, user) -> int:

@@ -377,7 +377,8 @@ def sheet_watch(request, sheet_id, token):
     sheet, role = get_sheet(request, sheet_id, write=False, share=token)
     # The page changes with the sheet and with the language (a browser revalidating
     # after the language switch must not be told its French copy is current).
-    if request.headers.get("If-None-Match") == _watch_etag(sheet):
+    # Compared weakly (RFC 9110): GZipMiddleware sends the ETag of a compressed page as W/"…".
+    if request.headers.get("If-None-Match", "").removeprefix("W/") == _watch_etag(sheet):
         return HttpResponseNotModified()
 
     context = _sheet_context(request, sheet, role, lang=request_lang())
@@ -488,7 +489,7 @@ def round_add(request, sheet_id):
         number = parse_int(request.POST.get("number", ""))
         services.round_add(sheet=sheet, data=data, lang=lang, number=number)
     except services.InvalidInput as exc:
-        errors = forms.name_players(exc.errors, sheet.players)
+        errors = services.name_players(exc.errors, sheet.players)
         context = _sheet_context(request, sheet, role, lang=lang, form_errors=errors, posted=request.POST)
         return render(request, "scoring/sheet.html", context, status=400)
     except ServiceError as exc:
@@ -514,7 +515,7 @@ def round_edit(request, sheet_id, number):
             version = parse_int(request.POST.get("version", ""))
             services.round_edit(sheet=sheet, number=number, data=data, lang=lang, if_version=version)
         except services.InvalidInput as exc:
-            errors = forms.name_players(exc.errors, sheet.players)
+            errors = services.name_players(exc.errors, sheet.players)
         except ServiceError as exc:
             tell_refused(request, exc)
             return redirect("round-edit", sheet.pk, number)
@@ -610,7 +611,8 @@ def rematch(request, sheet_id):
 
 
 def my_sheets(request):
-    sheets = access.my_sheets(request).prefetch_related("seats")[:200]
+    sheets = services.played_at(access.my_sheets(request)).order_by("-played_at", "-created_at")
+    sheets = services.with_lines(sheets.prefetch_related("seats")[:200], request_lang())
     names = {slug: game.name for slug, game in GAMES.items()}
     return render(request, "scoring/my_sheets.html", {"sheets": sheets, "names": names})
 

@@ -22,7 +22,7 @@ from scoring.api.payloads import sheet_payload, sheet_summary
 from scoring.games import GAMES
 
 # Each game's example request, its engine's (shown in the OpenAPI schema).
-EXAMPLES = {slug: game.api_example for slug, game in GAMES.items()}
+EXAMPLES = {slug: game.api_example for slug, game in GAMES.items() if game.api_example}
 
 ERRORS = {400: s.ErrorSerializer, 404: s.ErrorSerializer}
 EDIT_TOKEN = OpenApiParameter(
@@ -191,7 +191,7 @@ class SheetDetailView(APIView):
     )
     def get(self, request, sheet_id):
         sheet, role = get_sheet(request, sheet_id, write=False)
-        if request.headers.get("If-None-Match", "").strip('"') == str(sheet.version):
+        if request.headers.get("If-None-Match", "").removeprefix("W/").strip('"') == str(sheet.version):
             return Response(status=status.HTTP_304_NOT_MODIFIED)
         return _sheet_response(request, sheet, role)
 
@@ -327,7 +327,7 @@ class DraftView(APIView):
     )
     def get(self, request, sheet_id):
         sheet, _role = get_sheet(request, sheet_id, write=False)
-        if request.headers.get("If-None-Match", "").strip('"') == str(sheet.version):
+        if request.headers.get("If-None-Match", "").removeprefix("W/").strip('"') == str(sheet.version):
             return Response(status=status.HTTP_304_NOT_MODIFIED)
         return _draft_response(sheet)
 

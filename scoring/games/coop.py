@@ -259,6 +259,21 @@ class Coop(Game):
             return deck_size(given["deck"], given.get("decouverte", False)), []
         return reference_rate(given["rate"], given.get("expert", False), given.get("decouverte", False)), []
 
+    def list_line(self, options, seats, lang="fr"):
+        """Return a session as a list of sheets shows it: "Léa, Paul · 3 parties, 2 gagnées".
+
+        A running total of cards placed across games means nothing: the session's games
+        and wins do (Adversaire: each player's wins).
+        """
+        records = [(name, rec or {}) for name, _total, rec in seats]
+        first = records[0][1] if records else {}
+        played = t("list.session_games", lang, count=first.get("games", 0))
+        if (options or {}).get("mode") == "adversaire":
+            wins = [t("list.player_wins", lang, name=name, count=rec.get("wins", 0)) for name, rec in records]
+            return f"{played} · {', '.join(wins)}"
+        names = ", ".join(name for name, _rec in records)
+        return f"{names} · {played}, {t('list.session_wins', lang, count=first.get('wins', 0))}"
+
     def _check_options(self, players, opts, given, problems):
         mode = opts["mode"]
         if mode == "adversaire" and opts["decouverte"]:

@@ -587,6 +587,19 @@ MESSAGES = {
             "other": "{placed} of 17 own-colour cards placed, eliminated",
         },
     },
+    # How a list of sheets sums up a session (Game.list_line).
+    "list.session_games": {
+        "fr": {"one": "{count} partie", "other": "{count} parties"},
+        "en": {"one": "{count} game", "other": "{count} games"},
+    },
+    "list.session_wins": {
+        "fr": {"one": "{count} gagnée", "other": "{count} gagnées"},
+        "en": {"one": "{count} won", "other": "{count} won"},
+    },
+    "list.player_wins": {
+        "fr": {"one": "{name} {count} victoire", "other": "{name} {count} victoires"},
+        "en": {"one": "{name} {count} win", "other": "{name} {count} wins"},
+    },
 }
 
 

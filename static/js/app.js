@@ -34,6 +34,41 @@ function setUpNewSheet(form) {
   });
 }
 
+// Points typed by hand, read as the server reads them (scoring/forms.py _int, numapp/parsing.py
+// parse_int): {value} (null when empty), or {error, shown} with the server's own words.
+function readTyped(text) {
+  const t = text.trim();
+  if (t === "") return { value: null };
+  const digits = t.replace(/^[-\u2212]/, "");
+  const looksInt = /^[0-9]+$/.test(digits);
+  if (looksInt && digits.length <= 9) return { value: digits === t ? Number(digits) : -Number(digits) };
+  const chars = Array.from(t);
+  return { error: looksInt ? "tooLarge" : "notNumber", shown: chars.length <= 20 ? t : `${chars.slice(0, 19).join("")}…` };
+}
+const fill = (template, params) => template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? params[k] : m));
+
+// What is wrong with a hand's typed points before any scoring: unreadable, or typed beside picked
+// cards (only one can count). The messages are the server's (data-* of the hand, translated).
+function handProblem(hand, cards) {
+  const name = hand.dataset.name;
+  const typed = readTyped($(`#points-${hand.dataset.seat}`).value);
+  if (typed.error) {
+    const template = typed.error === "tooLarge" ? hand.dataset.tooLarge : hand.dataset.notNumber;
+    return { path: `entries.${name}.points`, message: fill(template, { label: name, value: typed.shown }) };
+  }
+  if (typed.value !== null && cards.length) return { path: `entries.${name}.points`, message: fill(hand.dataset.both, { name }) };
+  return null;
+}
+function handCards(hand) {
+  let cards = [];
+  try { cards = JSON.parse($(`#cards-${hand.dataset.seat}`).value || "[]"); } catch (e) { cards = []; }
+  return Array.isArray(cards) ? cards : [];
+}
+// Every hand's problem in the form, as the server would list them (table.js and phones.js refuse to send them).
+function typedProblems(form) {
+  return $$("fieldset.hand", form).filter((h) => !h.hidden).map((h) => handProblem(h, handCards(h))).filter(Boolean);
+}
+
 // Card picker: tap a colour then a value; specials and actions in one tap.
 // The cards' names are the game's catalogue's (the engine's, in the page's language, in the
 // form's data-game): a chip shows a colour card's value, or a special's or an action's name.
@@ -68,7 +103,17 @@ function setUpPicker(form) {
     $$(".colour", hand).forEach((b) => b.addEventListener("click", () => {
       state.get(seat).colour = b.dataset.kind;
       $$(".colour", hand).forEach((o) => o.setAttribute("aria-pressed", String(o === b)));
+      const grid = $(".card-grid", hand);
+      if (grid) grid.dataset.colour = b.dataset.kind;
       render();
+    }));
+    // A card of the grid in one tap; tapped again, it goes back.
+    $$(".cell", hand).forEach((b) => b.addEventListener("click", () => {
+      const s = state.get(seat);
+      const value = Number(b.dataset.value);
+      const at = s.cards.findIndex((c) => c.kind === b.dataset.kind && c.value === value);
+      if (at >= 0) { s.cards.splice(at, 1); render(); schedule(); return; }
+      add(seat, { kind: b.dataset.kind, value });
     }));
     $$(".value", hand).forEach((b) => b.addEventListener("click", () => {
       const s = state.get(seat);
@@ -79,6 +124,13 @@ function setUpPicker(form) {
       add(seat, b.dataset.name ? { kind: "action", name: b.dataset.name } : { kind: b.dataset.kind });
     }));
     $(`#points-${seat}`).addEventListener("input", schedule);
+    const sign = $(".sign", hand);
+    if (sign) sign.addEventListener("click", () => {
+      const field = $(`#points-${seat}`);
+      const v = field.value.trim();
+      field.value = /^[-\u2212]/.test(v) ? v.replace(/^[-\u2212]/, "") : `-${v}`;
+      field.dispatchEvent(new Event("input", { bubbles: true }));
+    });
   });
 
   // One picker open at a time keeps the form short with many players.
@@ -135,21 +187,41 @@ function setUpPicker(form) {
         b.disabled = owner !== undefined;
         b.classList.toggle("used", owner !== undefined);
       });
+      // The grid shows this hand's cards pressed, and greys out the cards another hand holds.
+      $$(".cell", hand).forEach((b) => {
+        const owner = taken.get(`${b.dataset.kind}-${b.dataset.value}`);
+        b.setAttribute("aria-pressed", String(owner === seat));
+        b.disabled = owner !== undefined && owner !== seat;
+      });
     });
   }
   let timer = null;
   function schedule() { clearTimeout(timer); timer = setTimeout(preview, 250); }
+  // Nothing picked and nothing typed: no points to show yet.
+  const isEmpty = (hand) => !state.get(hand.dataset.seat).cards.length && $(`#points-${hand.dataset.seat}`).value.trim() === "";
   async function preview() {
     const round = roundFromForm(form, game);
-    const players = hands.length === game.players.length ? game.players : hands.map((h) => h.dataset.name);
+    // A player's own page scores their hand alone: the others' hands count as empty, not as absent.
+    const own = form.dataset.player !== undefined;
+    const players = own || hands.length === game.players.length ? game.players : hands.map((h) => h.dataset.name);
+    if (own) players.forEach((name) => { if (!(name in round.entries)) round.entries[name] = { cards: [] }; });
+    // A hand whose typed points the server would refuse says so, in its words; the others are scored without it.
+    const problems = new Map();
+    hands.forEach((hand) => {
+      const problem = handProblem(hand, state.get(hand.dataset.seat).cards);
+      if (problem) { problems.set(hand, problem); round.entries[hand.dataset.name] = { cards: [] }; }
+    });
     try {
       const { ok, body } = await scoreRounds(game.slug, players, previewOptions(game, players), [round]);
       hands.forEach((hand) => {
         const name = hand.dataset.name;
         const out = $(".live", hand);
         hand.classList.remove("invalid");
-        if (ok) {
-          out.textContent = `= ${body.rounds[0].points[name]} pts`;
+        if (problems.has(hand)) {
+          out.textContent = problems.get(hand).message;
+          hand.classList.add("invalid");
+        } else if (ok) {
+          out.textContent = isEmpty(hand) ? "" : `= ${body.rounds[0].points[name]} pts`;
         } else {
           const mine = (body.errors || []).filter((e) => e.path.startsWith(`rounds[0].entries.${name}.`) || e.path === `rounds[0].entries.${name}`);
           out.textContent = mine.length ? mine[0].message : "";
@@ -186,12 +258,11 @@ function roundFromForm(form, game, submitter) {
     const entries = {};
     hands.forEach((hand) => {
       const seat = hand.dataset.seat;
-      const typed = $(`#points-${seat}`, form).value.trim();
-      let cards = [];
-      try { cards = JSON.parse($(`#cards-${seat}`, form).value || "[]"); } catch (e) { cards = []; }
-      // Text that is not a number goes as typed: the engine's message then quotes it.
-      const points = Number.isFinite(Number(typed)) ? Number(typed) : typed;
-      entries[hand.dataset.name] = cards.length || typed === "" ? { cards } : { points };
+      const typed = readTyped($(`#points-${seat}`, form).value);
+      const cards = handCards(hand);
+      // Unreadable points go as typed (typedProblems says why before anything is sent).
+      const points = typed.error ? $(`#points-${seat}`, form).value.trim() : typed.value;
+      entries[hand.dataset.name] = points === null ? { cards } : cards.length ? { cards, points } : { points };
     });
     const round = { entries };
     const declarer = $("input[name=declarer]:checked", form);
@@ -297,6 +368,45 @@ function setUpWatch(root) {
   setTimeout(poll, 2000);
 }
 
+// A link's share button: the phone's own share sheet (navigator.share) where there is one,
+// else a copy to the clipboard, said beside the button.
+function setUpShareButtons(root) {
+  $$(".share-button", root).forEach((b) => {
+    const canShare = typeof navigator.share === "function";
+    if (canShare) b.textContent = b.dataset.shareLabel;
+    const done = b.parentElement.querySelector(".share-done");
+    const tell = (text) => { done.textContent = text; };
+    b.addEventListener("click", async () => {
+      const url = b.dataset.url;
+      tell("");
+      if (canShare) {
+        try { await navigator.share({ title: document.title, text: b.dataset.text, url }); return; }
+        catch (e) { if (e && e.name === "AbortError") return; }  // closed by the player: nothing to say
+      }
+      if (await copyText(url)) tell(b.dataset.copied);
+      else tell(b.dataset.copyFailed);
+    });
+  });
+}
+
+// Copy text to the clipboard: the Clipboard API (secure pages), else the older copy command.
+async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    try { await navigator.clipboard.writeText(text); return true; } catch (e) { /* try the old way */ }
+  }
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.style.position = "fixed";
+  area.style.opacity = "0";
+  document.body.append(area);
+  area.select();
+  let ok = false;
+  try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+  area.remove();
+  return ok;
+}
+
 // What a page's main part needs once it is shown (on load, and after it was swapped
 // for a fresh copy of the sheet).
 function setUpMain(root) {
@@ -313,6 +423,7 @@ function setUpMain(root) {
   const watch = $("#watch", root);
   if (watch) setUpWatch(watch);
   $$(".share-url", root).forEach((i) => i.addEventListener("focus", () => i.select()));
+  setUpShareButtons(root);
   if (window.NumTable) window.NumTable.setUpPage(root);
 }
 
@@ -320,8 +431,10 @@ document.documentElement.classList.add("js");
 
 document.addEventListener("DOMContentLoaded", () => {
   setUpMain(document);
-  // A tap outside an open detail pop-up closes it.
+  // A tap outside an open detail pop-up closes it; a tap on a name cut short shows it whole.
   document.addEventListener("click", (ev) => {
+    const head = ev.target.closest && ev.target.closest(".scores thead th");
+    if (head && head.querySelector(".pname")) head.classList.toggle("full");
     $$("details.cell[open]").forEach((d) => { if (!d.contains(ev.target)) d.open = false; });
   });
   // Close other open detail pop-ups when one opens.

@@ -26,10 +26,10 @@
         if (read("placed") !== "") out.placed = Number(read("placed"));
         out.eliminated = Boolean($(`[name="eliminated-${seat}"]`, form)?.checked);
       } else {
-        const cards = read("cards");
-        const typed = read("points");
-        if (typed !== "" && (!cards || cards === "[]")) out.points = Number(typed);
-        else out.cards = cards ? JSON.parse(cards) : [];
+        const typed = readTyped(read("points"));
+        const hand = $("fieldset.hand", form);
+        if (typed.value !== null) out.points = typed.value;
+        else out.cards = hand ? handCards(hand) : [];
       }
       return out;
     }
@@ -82,6 +82,10 @@
 
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
+      // Points the server would refuse are refused here, in its words, before anything is sent.
+      const problems = typedProblems(form);
+      status.classList.toggle("error", problems.length > 0);
+      if (problems.length) { status.textContent = problems.map((p) => p.message).join(" "); return; }
       send(Number(form.elements.number.value));
     });
     const retry = () => { const p = pending(); if (p) send(p.number, p); };

@@ -340,6 +340,9 @@ window.NumTable = (() => {
     if (submitter && submitter.hasAttribute("formaction")) return;
     ev.preventDefault();
     if (busy) return;
+    // Points the server would refuse are refused here, in its words, before anything is sent.
+    const problems = typedProblems(form);
+    if (problems.length) { showErrors(problems); return; }
     const round = roundFromForm(form, game(), submitter);
     const confirmed = submitter && submitter.name === "confirm_empty";
     if (!confirmed) {

@@ -93,6 +93,8 @@ def urls_of(sheets, logged_in, user):
         ("share", f"/w/{numx.pk}/{tokens.read_token(numx.pk)}/"),
         ("seat", f"/p/{numx.pk}/0/{tokens.entry_token(numx.pk, 0)}/"),
         ("seat-king", f"/p/{sheets['numking'].pk}/0/{tokens.entry_token(sheets['numking'].pk, 0)}/"),
+        # An account's seat link, opened by its player (logged in) or by someone not logged in yet.
+        ("seat-join", f"/seat/{sheets['joinable'].pk}/0/{tokens.claim_token(sheets['joinable'].pk, 0)}/"),
         ("edit", f"/sheets/{numx.pk}/rounds/1/edit/"),
         ("edit-king", f"/sheets/{sheets['numking'].pk}/rounds/1/edit/"),
         ("leaderboard", "/leaderboards/numx/"),
@@ -129,6 +131,7 @@ def site(live_server):
     anon[access.OWNER_SESSION_KEY] = "owner-key-of-the-test-browser"
     anon.save()
     guest = make_sheets(owner_key="owner-key-of-the-test-browser")
+    member["joinable"] = guest["joinable"] = member["numx"]
     return {
         True: (member, client.cookies["sessionid"].value, user),
         False: (guest, anon.session_key, None),

@@ -71,7 +71,8 @@ def test_it_refuses_a_bid_above_the_cards_on_a_players_phone():
     _creator, sheet, links, _page = king_table()
     r = Client().post(links[2], {"number": "1", "bid-2": "4"})
     assert r.status_code == 400
-    assert "Annonce de 4 plis pour 1 carte distribuée" in text(r)
+    # The player's own page names them in the message.
+    assert f"{KING[2]} : annonce de 4 plis pour 1 carte distribuée" in text(r)
     sheet.refresh_from_db()
     assert sheet.draft == {}
 
