@@ -536,7 +536,7 @@ class Step:
             self.lat["poll_200"].append(lat)
             self.status["poll_200"][200] = self.status["poll_200"].get(200, 0) + 1
             if etag:
-                self.versions[i][w] = int(etag.strip('"').split("-")[0])
+                self.versions[i][w] = int(etag.removeprefix("W/").strip('"').split("-")[0])
 
     async def _preview(self, i: int, jm: int, scheduled: float):
         data = self.traffic.bare() if self.bare else self.traffic.preview(self.tables[i], jm // 1000, jm % 1000)

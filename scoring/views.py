@@ -377,7 +377,8 @@ def sheet_watch(request, sheet_id, token):
     sheet, role = get_sheet(request, sheet_id, write=False, share=token)
     # The page changes with the sheet and with the language (a browser revalidating
     # after the language switch must not be told its French copy is current).
-    if request.headers.get("If-None-Match") == _watch_etag(sheet):
+    # Compared weakly (RFC 9110): GZipMiddleware sends the ETag of a compressed page as W/"…".
+    if request.headers.get("If-None-Match", "").removeprefix("W/") == _watch_etag(sheet):
         return HttpResponseNotModified()
 
     context = _sheet_context(request, sheet, role, lang=request_lang())

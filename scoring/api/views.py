@@ -191,7 +191,7 @@ class SheetDetailView(APIView):
     )
     def get(self, request, sheet_id):
         sheet, role = get_sheet(request, sheet_id, write=False)
-        if request.headers.get("If-None-Match", "").strip('"') == str(sheet.version):
+        if request.headers.get("If-None-Match", "").removeprefix("W/").strip('"') == str(sheet.version):
             return Response(status=status.HTTP_304_NOT_MODIFIED)
         return _sheet_response(request, sheet, role)
 
@@ -327,7 +327,7 @@ class DraftView(APIView):
     )
     def get(self, request, sheet_id):
         sheet, _role = get_sheet(request, sheet_id, write=False)
-        if request.headers.get("If-None-Match", "").strip('"') == str(sheet.version):
+        if request.headers.get("If-None-Match", "").removeprefix("W/").strip('"') == str(sheet.version):
             return Response(status=status.HTTP_304_NOT_MODIFIED)
         return _draft_response(sheet)
 

@@ -103,7 +103,17 @@ function setUpPicker(form) {
     $$(".colour", hand).forEach((b) => b.addEventListener("click", () => {
       state.get(seat).colour = b.dataset.kind;
       $$(".colour", hand).forEach((o) => o.setAttribute("aria-pressed", String(o === b)));
+      const grid = $(".card-grid", hand);
+      if (grid) grid.dataset.colour = b.dataset.kind;
       render();
+    }));
+    // A card of the grid in one tap; tapped again, it goes back.
+    $$(".cell", hand).forEach((b) => b.addEventListener("click", () => {
+      const s = state.get(seat);
+      const value = Number(b.dataset.value);
+      const at = s.cards.findIndex((c) => c.kind === b.dataset.kind && c.value === value);
+      if (at >= 0) { s.cards.splice(at, 1); render(); schedule(); return; }
+      add(seat, { kind: b.dataset.kind, value });
     }));
     $$(".value", hand).forEach((b) => b.addEventListener("click", () => {
       const s = state.get(seat);
@@ -176,6 +186,12 @@ function setUpPicker(form) {
         const owner = s.colour ? taken.get(`${s.colour}-${b.dataset.value}`) : undefined;
         b.disabled = owner !== undefined;
         b.classList.toggle("used", owner !== undefined);
+      });
+      // The grid shows this hand's cards pressed, and greys out the cards another hand holds.
+      $$(".cell", hand).forEach((b) => {
+        const owner = taken.get(`${b.dataset.kind}-${b.dataset.value}`);
+        b.setAttribute("aria-pressed", String(owner === seat));
+        b.disabled = owner !== undefined && owner !== seat;
       });
     });
   }
