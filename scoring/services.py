@@ -145,10 +145,16 @@ def sheet_create(*, game: str, players, options, owner_key: str = "", user=None,
     return Created(sheet=sheet, edit_token=token)
 
 
-def _locked(sheet: Sheet, if_version: int | None) -> tuple[Sheet, list[Round]]:
+def _lock(sheet: Sheet) -> Sheet:
+    """Return the sheet read again under its row lock, held to the end of the transaction."""
     locked = Sheet.objects.alive().select_for_update().filter(pk=sheet.pk).first()
     if locked is None:
         raise Http404  # expired (or purged) since the request read it
+    return locked
+
+
+def _locked(sheet: Sheet, if_version: int | None) -> tuple[Sheet, list[Round]]:
+    locked = _lock(sheet)
     if if_version is not None and if_version != locked.version:
         raise VersionMismatch(locked.version)
     return locked, list(Round.objects.filter(sheet_id=locked.pk).only("id", "number", "data"))
@@ -371,7 +377,7 @@ def once(sheet: Sheet, key: str, data, number: int | None = None):
         yield Once(sheet)
         return
     with transaction.atomic():
-        locked, _rounds = _locked(sheet, None)
+        locked = _lock(sheet)
         body_hash = request_hash(data, number)
         seen = IdempotentRequest.objects.filter(sheet=locked, key=key).first()
         if seen is not None and seen.body_hash != body_hash:

@@ -135,6 +135,9 @@ def test_it_names_everything_in_french_and_english(slug):
         assert both(option.label), f"{slug}: option {option.name}"
         for choice, label in (option.choices or {}).items():
             assert both(label), f"{slug}: option {option.name}, choice {choice}"
+    for options in option_sets(engine):
+        declarer = engine.entry_form(options)["declarer"]
+        assert declarer is None or both(declarer), f"{slug}: the declarer question"
     for kind in engine.card_kinds:
         if kind != "action":
             assert both(CARD_LABELS.get(kind)), f"{slug}: card {kind}"

@@ -372,8 +372,8 @@ class Game:
     # A sheet is a session of many games that the rules never finish: each seat's records
     # count its games and wins, and its stats are the table's win rates, not scores.
     session = False
-    # A card round names who declared its end ("Num Win!"): the entry form asks who.
-    has_declarer = False
+    # A card round names who declared its end: the entry form asks this question ({"fr", "en"}).
+    declarer_question: ClassVar[dict | None] = None
     # Bonuses added to the totals get a row of their own under the rounds.
     has_bonus_row = False
 
@@ -395,8 +395,9 @@ class Game:
         """Return what the pages need to enter and show a sheet's rounds: the engine decides, never the slug.
 
         ``template`` is the entry partial of the sheet's phone, ``seat_template`` that of a
-        player's own phone; ``declarer``: the form asks who declared; ``own_entry``: each
-        player can send their own entry from their phone; ``table_result``: the table saves
+        player's own phone; ``declarer``: the question asking who declared the round's end
+        ({"fr", "en"}), or None; ``own_entry``: each player can send their own entry from
+        their phone; ``table_result``: the table saves
         one result, won or lost; ``bonus_row`` and ``total_row``: the rows under the rounds;
         ``summary_template``: the partial of a session's summary (None without one).
         """
@@ -406,7 +407,7 @@ class Game:
             "kind": kind,
             "template": f"scoring/entry/{kind}.html",
             "seat_template": f"scoring/seat_entry/{kind}.html",
-            "declarer": self.has_declarer,
+            "declarer": self.declarer_question,
             "own_entry": not table_result,
             "table_result": table_result,
             "bonus_row": self.has_bonus_row,

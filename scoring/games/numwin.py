@@ -238,7 +238,7 @@ class NumWin(Game):
     max_players = 10
     wins = "lowest"
     entry = "cards"
-    has_declarer = True
+    declarer_question: ClassVar[dict] = {"fr": "Qui a annoncé « Num Win » ?", "en": "Who declared “Num Win”?"}
     preview_options: ClassVar[dict] = {"rounds": 1}  # the round alone, not round 1 of a longer game
     draft_fields = ("declarer",)
     modes: ClassVar[dict] = MODES
