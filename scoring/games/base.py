@@ -398,11 +398,13 @@ class Game:
         player's own phone; ``declarer``: the question asking who declared the round's end
         ({"fr", "en"}), or None; ``own_entry``: each player can send their own entry from
         their phone; ``table_result``: the table saves
-        one result, won or lost; ``bonus_row`` and ``total_row``: the rows under the rounds;
+        one result, won or lost; ``bonus_row`` and ``total_row``: the rows under the rounds
+        (a session, shown with its summary, has no total row: its games are not added up);
         ``summary_template``: the partial of a session's summary (None without one).
         """
         kind = self.entry_kind(options if isinstance(options, dict) else {})
         table_result = kind == "table_result"
+        summary = self.summary_template(options)
         return {
             "kind": kind,
             "template": f"scoring/entry/{kind}.html",
@@ -411,8 +413,8 @@ class Game:
             "own_entry": not table_result,
             "table_result": table_result,
             "bonus_row": self.has_bonus_row,
-            "total_row": not table_result,
-            "summary_template": self.summary_template(options),
+            "total_row": not table_result and summary is None,
+            "summary_template": summary,
         }
 
     def summary_template(self, options):

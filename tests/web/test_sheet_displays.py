@@ -140,3 +140,18 @@ def test_it_highlights_the_adversaire_session_leader(client):
     page = client.get(f"/sheets/{sheet.pk}/").content.decode()
     heads = re.findall(r'<th scope="col" class="(lead)?"><span class="dot p(\d)">', page)
     assert heads == [("lead", "0"), ("", "1")]  # Paul won 2 games of 3, though Zoé won the last
+
+
+def test_it_lists_an_adversaire_session_as_games_without_a_total_of_cards(client):
+    sheet = start(client, "coop", ["Paul", "Zoé"], mode="adversaire")
+    for p, z in ((17, 5), (9, 13)):
+        v = Sheet.objects.get(pk=sheet.pk).version
+        r = client.post(f"/sheets/{sheet.pk}/rounds/", {"placed-0": p, "placed-1": z, "version": v})
+        assert r.status_code == 302
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    games = [[text(c) for c in re.findall(r"<summary>(.*?)</summary>", row, re.S)] for row in body_rows(page)]
+    assert games == [["17🏆", "5"], ["9", "13🏆"]]
+    # Each player's games won, not the cards placed added up across games (Paul 26, Zoé 18).
+    assert 'class="total-row"' not in page
+    summary = re.search(r'<section class="summary-box">(.*?)</section>', page, re.S).group(1)
+    assert [text(li) for li in re.findall(r"<li>(.*?)</li>", summary, re.S)] == ["Paul : 1 victoire", "Zoé : 1 victoire"]
