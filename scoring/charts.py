@@ -47,7 +47,9 @@ def chart_series(players: list[str], result: dict) -> list[dict]:
         if with_bonus:
             points.append(total + sum(bonuses.get(m, 0) for m in members))
         seat = i if teams else players.index(side)
-        series.append({"name": side, "seat": seat, "colour": PALETTE[seat % len(PALETTE)], "points": points})
+        series.append(
+            {"name": side, "seat": seat, "colour": PALETTE[seat % len(PALETTE)], "points": points, "rounds": len(rounds)}
+        )
     return series
 
 
@@ -61,6 +63,8 @@ def progression_svg(series: list[dict], *, width: int = 340, height: int = 180) 
     span = (hi - lo) or 1
     pad_l, pad_r, pad_t, pad_b = 34, 8, 8, 20
     steps = len(series[0]["points"]) - 1
+    # The last tick names the last round (a bonus step, after it, is no round of its own).
+    last = series[0].get("rounds", steps)
 
     def x(i):
         return pad_l + (width - pad_l - pad_r) * i / steps
@@ -74,7 +78,7 @@ def progression_svg(series: list[dict], *, width: int = 340, height: int = 180) 
         f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" class="axis"/>',
         f'<text x="2" y="{y(hi) + 4:.1f}" class="tick">{hi}</text>',
         f'<text x="2" y="{y(lo) + 4:.1f}" class="tick">{lo}</text>',
-        f'<text x="{x(steps) - 4:.1f}" y="{height - 4}" class="tick" text-anchor="end">{steps}</text>',
+        f'<text x="{x(last) - 4:.1f}" y="{height - 4}" class="tick" text-anchor="end">{last}</text>',
     ]
     for s in series:
         coords = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in enumerate(s["points"]))

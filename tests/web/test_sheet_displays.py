@@ -155,3 +155,20 @@ def test_it_lists_an_adversaire_session_as_games_without_a_total_of_cards(client
     assert 'class="total-row"' not in page
     summary = re.search(r'<section class="summary-box">(.*?)</section>', page, re.S).group(1)
     assert [text(li) for li in re.findall(r"<li>(.*?)</li>", summary, re.S)] == ["Paul : 1 victoire", "Zoé : 1 victoire"]
+
+
+def test_the_chart_of_a_game_with_bonuses_names_its_last_round_not_the_bonus_step(client):
+    # Num King from 8 cards with 4 players: rounds of 8 and 9 cards; Léa exact twice (+5).
+    sheet = start(client, "numking", ["Léa", "Marc", "Hugo", "Zoé"], start="8")
+    king_round(client, sheet, 8, (3, 3), (2, 2), (0, 0), (2, 3))
+    king_round(client, sheet, 9, (2, 2), (4, 3), (1, 1), (1, 3))
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    chart = re.search(r'<svg class="chart".*?</svg>', page, re.S).group(0)
+    # The axis's last tick is round 2 (the game's rounds), under the second round's point.
+    ticks = re.findall(r'<text x="([\d.]+)"[^>]*text-anchor="end">(\d+)</text>', chart)
+    assert [t for _x, t in ticks] == ["2"]
+    lea = re.search(r'<polyline points="([^"]+)"[^>]*data-total="(-?\d+)"', chart)
+    xs = [float(p.split(",")[0]) for p in lea.group(1).split()]
+    assert len(xs) == 4  # the start, two rounds, the bonus
+    assert float(ticks[0][0]) == pytest.approx(xs[2] - 4)
+    assert lea.group(2) == "40"  # 19 + 16 + 5
