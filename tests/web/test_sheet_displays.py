@@ -155,6 +155,11 @@ def test_it_lists_an_adversaire_session_as_games_without_a_total_of_cards(client
     assert 'class="total-row"' not in page
     summary = re.search(r'<section class="summary-box">(.*?)</section>', page, re.S).group(1)
     assert [text(li) for li in re.findall(r"<li>(.*?)</li>", summary, re.S)] == ["Paul : 1 victoire", "Zoé : 1 victoire"]
+    # In English, no French space before the colon.
+    client.cookies["django_language"] = "en"
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    summary = re.search(r'<section class="summary-box">(.*?)</section>', page, re.S).group(1)
+    assert [text(li) for li in re.findall(r"<li>(.*?)</li>", summary, re.S)] == ["Paul: 1 win", "Zoé: 1 win"]
 
 
 def test_the_chart_of_a_game_with_bonuses_names_its_last_round_not_the_bonus_step(client):
