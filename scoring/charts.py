@@ -48,7 +48,13 @@ def chart_series(players: list[str], result: dict) -> list[dict]:
             points.append(total + sum(bonuses.get(m, 0) for m in members))
         seat = i if teams else players.index(side)
         series.append(
-            {"name": side, "seat": seat, "colour": PALETTE[seat % len(PALETTE)], "points": points, "rounds": len(rounds)}
+            {
+                "name": side,
+                "seat": seat,
+                "colour": PALETTE[seat % len(PALETTE)],
+                "points": points,
+                "rounds": len(rounds),
+            }
         )
     return series
 

@@ -154,7 +154,10 @@ def test_it_lists_an_adversaire_session_as_games_without_a_total_of_cards(client
     # Each player's games won, not the cards placed added up across games (Paul 26, Zoé 18).
     assert 'class="total-row"' not in page
     summary = re.search(r'<section class="summary-box">(.*?)</section>', page, re.S).group(1)
-    assert [text(li) for li in re.findall(r"<li>(.*?)</li>", summary, re.S)] == ["Paul : 1 victoire", "Zoé : 1 victoire"]
+    assert [text(li) for li in re.findall(r"<li>(.*?)</li>", summary, re.S)] == [
+        "Paul : 1 victoire",
+        "Zoé : 1 victoire",
+    ]
     # In English, no French space before the colon.
     client.cookies["django_language"] = "en"
     page = client.get(f"/sheets/{sheet.pk}/").content.decode()
