@@ -98,6 +98,9 @@ function setUpPicker(form) {
     let cards = [];
     try { cards = JSON.parse(input.value || "[]"); } catch (e) { cards = []; }
     state.set(seat, { cards, colour: null });
+    // As many columns as the sheet's colours (a style attribute would be refused by the CSP).
+    const grid = $(".card-grid", hand);
+    if (grid && grid.dataset.cols) grid.style.setProperty("--cols", grid.dataset.cols);
     const toggle = $(".hand-toggle", hand);
     toggle.addEventListener("click", () => open(hand));
     $$(".colour", hand).forEach((b) => b.addEventListener("click", () => {

@@ -71,7 +71,7 @@ WORDS = {
 
 @pytest.fixture
 def table_phone(browser, live_server):
-    """Return a factory of phones (width, language, colour scheme); any JavaScript error fails the test."""
+    """Return a factory of phones (width, language, colour scheme); any JavaScript or console error fails the test."""
     contexts, errors = [], []
 
     def make(width, lang, scheme):
@@ -87,6 +87,8 @@ def table_phone(browser, live_server):
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        # The browser's own errors too: a refusal of the Content-Security-Policy is one.
+        page.on("console", lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error" else None)
         return page
 
     yield make
