@@ -343,6 +343,10 @@ class NumXMalus(Game):
         """Classic scoring counts the cards left (values do not matter): steppers; competition needs the cards."""
         return "counts" if scoring_of(options) == "classic" else "cards"
 
+    def count_limits(self, options):
+        """Return the deck's limits of a player's counts: 102 numeric cards, 17 specials and actions."""
+        return dict(COUNT_LIMITS)
+
     def empty_rule(self, options):
         """An entry is empty when it holds no card, no points and counts of 0 (the player went out)."""
         rule = super().empty_rule(options)
