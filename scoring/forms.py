@@ -16,9 +16,6 @@ from scoring.services import InvalidInput
 # The messages the pages also give before sending (templates/scoring/_hands.html, app.js): the same words.
 NOT_A_NUMBER = _lazy("%(label)s: “%(value)s” is not a whole number.")
 TOO_LARGE = _lazy("%(label)s: “%(value)s” is too large.")
-COUNTS_NUMERIC = _lazy("numeric cards")
-COUNTS_SPECIALS = _lazy("specials and actions")
-COUNTS_BOTH = _lazy("%(name)s: cards counted and points typed, only one can count. Set the counts to 0 or clear the points.")
 BOTH = _lazy("%(name)s: cards picked and points typed, only one can count. Remove the cards or clear the points.")
 
 
@@ -166,13 +163,16 @@ def _counts_entry(post, seat: int, name: str) -> dict | None:
     """
     if f"numeric-{seat}" not in post and f"specials-{seat}" not in post and f"points-{seat}" not in post:
         return None
-    numeric = _int(post.get(f"numeric-{seat}"), f"entries.{name}.numeric", f"{name}, {COUNTS_NUMERIC}")
-    specials = _int(post.get(f"specials-{seat}"), f"entries.{name}.specials", f"{name}, {COUNTS_SPECIALS}")
+    numeric = _int(post.get(f"numeric-{seat}"), f"entries.{name}.numeric", f"{name}, {_('numeric cards')}")
+    specials = _int(post.get(f"specials-{seat}"), f"entries.{name}.specials", f"{name}, {_('specials and actions')}")
     points = _int(post.get(f"points-{seat}"), f"entries.{name}.points", name)
     if points is not None:
         if numeric or specials:
+            both = _(
+                "%(name)s: cards counted and points typed, only one can count. Set the counts to 0 or clear the points."
+            )
             raise InvalidInput(
-                [{"path": f"entries.{name}.points", "code": "counts_and_points", "message": COUNTS_BOTH % {"name": name}}]
+                [{"path": f"entries.{name}.points", "code": "counts_and_points", "message": both % {"name": name}}]
             )
         return {"points": points}
     return {"numeric": numeric or 0, "specials": specials or 0}

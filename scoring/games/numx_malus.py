@@ -355,7 +355,11 @@ class NumXMalus(Game):
 
     def form_entry(self, options, entry):
         """Return a stored entry as the sheet's entry form shows it: a hand counted on a counts form."""
-        if self.entry_kind(options) != "counts" or not isinstance(entry, dict) or not isinstance(entry.get("cards"), list):
+        if (
+            self.entry_kind(options) != "counts"
+            or not isinstance(entry, dict)
+            or not isinstance(entry.get("cards"), list)
+        ):
             return entry
         cards = [c for c in entry["cards"] if isinstance(c, dict)]
         numeric = sum(1 for c in cards if "value" in c)

@@ -48,9 +48,7 @@ def entry_summary(entry: dict) -> str:
         if isinstance(numeric, int):
             parts.append(ngettext("%(n)d numeric card", "%(n)d numeric cards", numeric) % {"n": numeric})
         if isinstance(specials, int):
-            parts.append(
-                ngettext("%(n)d special or action", "%(n)d specials and actions", specials) % {"n": specials}
-            )
+            parts.append(ngettext("%(n)d special or action", "%(n)d specials and actions", specials) % {"n": specials})
     if "points" in entry:
         parts.append(_("%(n)s pts typed") % {"n": entry["points"]})
     if "placed" in entry:
