@@ -201,9 +201,13 @@ RULES = (
         "text": (
             {
                 "fr": "À la fin d'une manche, chaque carte restée en main et sur le plateau d'un joueur est un "
-                "malus. Celui qui est sorti n'en a aucun. On peut saisir les cartes, ou les points à la main.",
+                "malus. Celui qui est sorti n'en a aucun. En décompte classique, les valeurs ne comptent pas : "
+                "on compte les cartes (classiques, spéciales et actions). En compétition, on saisit les cartes, "
+                "ou les points à la main.",
                 "en": "At the end of a round every card left in a player's hand and on their plateau is a "
-                "penalty. The player who went out has none. Enter the cards, or type the points.",
+                "penalty. The player who went out has none. In classic scoring the values do not matter: count "
+                "the cards (numeric cards, specials and actions). In competition scoring, enter the cards, or "
+                "type the points.",
             },
         ),
         "table": {

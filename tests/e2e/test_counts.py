@@ -8,7 +8,7 @@ from scoring.models import Round, Sheet
 from tests.e2e.conftest import shot, submit, totals
 
 from .test_phone_fits import OVERFLOW
-from .test_seat_links import phone_at  # noqa: F401 (the fixture)
+from .test_seat_links import entry_links, phone_at  # noqa: F401 (the fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -152,3 +152,32 @@ def test_competition_scoring_still_picks_the_cards(phone_at, width, lang):  # no
     expect(hand.locator("output.live")).to_have_text("= 12 pts")
     assert page.evaluate(OVERFLOW) is None
     shot(page, f"counts-competition-picker-{lang}-{width}")
+
+
+@pytest.mark.parametrize(("width", "lang"), [(360, "fr"), (390, "en")])
+def test_a_player_counts_their_own_cards_on_their_phone(phone_at, width, lang):  # noqa: F811
+    creator = phone_at(width, lang)
+    creator.set_default_timeout(20000)
+    sheet_id = new_malus_sheet(creator, lang)
+    links = entry_links(creator)
+    marc = phone_at(width, lang)
+    marc.set_default_timeout(20000)
+    marc.goto(links[1])
+    expect(marc.locator("fieldset.count-row")).to_have_count(1)
+    expect(marc.locator("fieldset.count-row legend .count-name")).to_have_text("Marc")
+    tap(marc, "numeric-1", 1, 2)
+    marc.locator("#specials-1").click()
+    marc.keyboard.type("1")
+    expect(marc.locator("#live-1")).to_have_text("= 4 pts")
+    assert marc.evaluate(OVERFLOW) is None
+    shot(marc, f"counts-seat-{lang}-{width}")
+    marc.evaluate("window.scrollTo(0, 0)")
+    marc.locator("#save-entry").click()
+    expect(marc.locator("#seat-status")).to_have_text(
+        {"fr": "✓ Saisie reçue par la table.", "en": "✓ The table has your entry."}[lang]
+    )
+    assert Sheet.objects.get(pk=sheet_id).draft["entries"] == {"Marc": {"numeric": 2, "specials": 1}}
+    # The sheet's phone shows Marc's counts in its form (it reloads by itself while nothing is typed there).
+    expect(creator.locator("#numeric-1")).to_have_value("2")
+    expect(creator.locator("#specials-1")).to_have_value("1")
+    expect(creator.locator("#live-1")).to_have_text("= 4 pts")
