@@ -288,7 +288,6 @@ def _sheet_context(
         ),
         "editing": editing,
         "deck": (result.get("summary") or {}).get("deck"),
-        "values_range": range(17),
         "entry_players": (next_round or {}).get("players") or players,
         "game_json": json.dumps(
             {
