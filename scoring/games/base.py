@@ -13,6 +13,8 @@ from .names import MAX_NAME, NameRefused, clean_name, name_key, names_are_kept
 
 MAX_ROUNDS_PER_REQUEST = 500  # rounds one call of the engine scores: bounds the work of one request
 TYPED_MIN, TYPED_MAX = -1000, 1000
+# The values a numeric card takes, lowest and highest, in every deck of the family.
+VALUES = (0, 16)
 
 
 @dataclass(frozen=True)
@@ -365,6 +367,7 @@ class Game:
     summary: ClassVar[dict] = {"fr": "", "en": ""}
     card_kinds = ()
     card_actions = ()
+    card_values = VALUES  # (lowest, highest) value of a numeric card: the picker's rows
     # An example request of the score endpoint: {"players", "options", "rounds"} (the API documentation shows it).
     api_example: ClassVar[dict] = {}
     # Which partial shows a round's cell (templates/scoring/cells/<cell>.html), from the round's "facts".
@@ -481,7 +484,7 @@ class Game:
             "kinds": list(kinds),
             "actions": list(actions),
             # The entry form's card picker, named in ``lang``: the pages and app.js show these names.
-            "picker": card_picker(kinds, actions, lang),
+            "picker": card_picker(kinds, actions, lang, self.card_values),
         }
 
     # -- lists of sheets ------------------------------------------------------------

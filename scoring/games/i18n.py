@@ -76,9 +76,10 @@ CARD_LABELS = {
 }
 
 
-def card_picker(kinds, actions, lang):
-    """Return the card picker of a game's catalogue: its colours, specials and actions, named in ``lang``."""
+def card_picker(kinds, actions, lang, values=(0, 16)):
+    """Return the card picker of a game's catalogue: its values, colours, specials and actions, named in ``lang``."""
     return {
+        "values": list(range(values[0], values[1] + 1)),
         "colours": [
             {"kind": k, "label": pick(CARD_LABELS[k], lang)}
             for k in kinds
