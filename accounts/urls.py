@@ -14,5 +14,6 @@ urlpatterns = [
     path("me/sheets/<sheet:sheet_id>/save/", views.save_to_account, name="save-to-account"),
     path("seat/<sheet:sheet_id>/<num:seat>/<token:token>/", views.seat_join, name="seat-join"),
     path("players/<num:user_id>/", views.player, name="player"),
+    path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("leaderboards/<str:slug>/", views.leaderboard, name="leaderboard"),
 ]

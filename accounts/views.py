@@ -215,6 +215,11 @@ def _results_svg(values: list[int], width: int = 300, height: int = 80) -> str:
     return f'<svg class="chart bars" viewBox="0 0 {width} {height}" role="img" aria-label="{len(values)}">{"".join(bars)}</svg>'
 
 
+def leaderboards(request):
+    """The header's link: the first registered game's leaderboard (each page links to the others)."""
+    return redirect("leaderboard", next(iter(GAMES)))
+
+
 def leaderboard(request, slug):
     if slug not in GAMES:
         raise Http404

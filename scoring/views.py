@@ -18,7 +18,7 @@ from numapp.ratelimit import limit_posts
 from scoring import access, forms, services, tokens
 from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
 from scoring.charts import PALETTE, chart_series, progression_svg
-from scoring.exceptions import ServiceError
+from scoring.exceptions import ServiceError, VersionMismatch
 from scoring.games import GAMES
 from scoring.qr import qr_svg
 
@@ -224,10 +224,14 @@ def board_html(request, context: dict) -> str:
 
 
 def _sheet_context(
-    request, sheet, role, *, lang, form_errors=(), form_data=None, posted=None, editing=None, question=""
+    request, sheet, role, *, lang, form_errors=(), form_data=None, posted=None, editing=None, question="", state=None
 ):
-    """Return a sheet page's context; the entry form holds `posted` (a refused round, as sent) or `form_data`."""
-    result = services.sheet_result(sheet, lang)
+    """Return a sheet page's context; the entry form holds `posted` (a refused round, as sent) or `form_data`.
+
+    Everything the page shows comes from one committed version: ``state`` is
+    (result, rounds) as `services.sheet_state` returned them, read here when not given.
+    """
+    result, datas = state or services.sheet_state(sheet, lang)
     # The cards the sheet's options play (a mode may leave some out): the picker offers only those.
     game = {**GAMES[sheet.game].describe(lang), "cards": sheet.engine.cards_for(sheet.options, lang)}
     players = sheet.players
@@ -288,7 +292,6 @@ def _sheet_context(
         ),
         "editing": editing,
         "deck": (result.get("summary") or {}).get("deck"),
-        "values_range": range(17),
         "entry_players": (next_round or {}).get("players") or players,
         "game_json": json.dumps(
             {
@@ -312,7 +315,7 @@ def _sheet_context(
         ]
     context["board"] = board_html(request, context)
     if role == EDITOR:
-        context["sheet_data"] = _sheet_data(request, sheet, game, result, lang, editing)
+        context["sheet_data"] = _sheet_data(request, sheet, game, result, datas, lang, editing)
     return context
 
 
@@ -320,7 +323,7 @@ def _seat_url(request, sheet, seat: int) -> str:
     return request.build_absolute_uri(reverse("seat-entry", args=[sheet.pk, seat, tokens.entry_token(sheet.pk, seat)]))
 
 
-def _sheet_data(request, sheet, game: dict, result: dict, lang: str, editing: int | None) -> dict:
+def _sheet_data(request, sheet, game: dict, result: dict, datas: list, lang: str, editing: int | None) -> dict:
     """Return what the page's script needs to keep drafts and score rounds waiting for the network.
 
     Sent as a JSON data block (`<script type="application/json">`, never run): the
@@ -334,7 +337,7 @@ def _sheet_data(request, sheet, game: dict, result: dict, lang: str, editing: in
         "entry": game["entry"],
         "players": sheet.players,
         "options": sheet.options,
-        "rounds": services.round_datas(sheet),
+        "rounds": datas,
         "round_count": sheet.round_count,
         "next_round": result.get("next_round"),
         "finished": result["finished"],
@@ -503,7 +506,8 @@ def round_add(request, sheet_id):
 def round_edit(request, sheet_id, number):
     sheet, role = get_sheet(request, sheet_id, write=True)
     lang = request_lang()
-    datas = services.round_datas(sheet)
+    state = services.sheet_state(sheet, lang)
+    datas = state[1]
     if not 1 <= number <= len(datas):
         raise Http404
     data, errors, question = datas[number - 1], [], ""
@@ -534,6 +538,7 @@ def round_edit(request, sheet_id, number):
         posted=posted,
         editing=number,
         question=question,
+        state=state,
     )
     scored = context["result"]["rounds"][number - 1]
     entries = data.get("entries") or {}
@@ -564,11 +569,19 @@ def _undone(request, sheet) -> dict | None:
 def round_undo(request, sheet_id):
     """Remove the last round without asking; the sheet then offers "Restore" (the round, signed, in the form)."""
     sheet, _role = get_sheet(request, sheet_id, write=True)
+    # The round removed is the last one of the version the page showed, never a later one.
+    shown = parse_int(request.POST.get("version", ""))
     datas = services.round_datas(sheet)
     if datas:
         number, data = len(datas), datas[-1]
         try:
-            services.round_delete(sheet=sheet, number=number, lang=request_lang())
+            services.round_delete(
+                sheet=sheet, number=number, lang=request_lang(), if_version=sheet.version if shown is None else shown
+            )
+        except VersionMismatch:
+            messages.error(
+                request, _("The sheet changed on another phone: no round was removed. Here it is as it is now.")
+            )
         except ServiceError as exc:
             tell_refused(request, exc)
         else:

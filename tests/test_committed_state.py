@@ -3,6 +3,8 @@
 These tests commit for real (`transaction=True`), as the app does.
 """
 
+import json
+import re
 import threading
 
 import pytest
@@ -52,6 +54,34 @@ def test_it_shows_a_sheet_under_the_version_its_rounds_belong_to():
     # A reader of version 1 is told version 2, the version of the rounds it was shown.
     fresh = Sheet.objects.get(pk=created.sheet.pk)
     assert services.sheet_result(fresh, "fr") == result
+
+
+@pytest.mark.parametrize("page", ["sheet", "edit"])
+@pytest.mark.django_db(transaction=True)
+def test_a_sheet_page_shows_one_version_when_another_phone_writes_while_it_renders(monkeypatch, page):
+    """The board, the form's version and the rounds the page's script keeps are read once, together."""
+    creator = Client()
+    assert creator.post("/new/coop/", {"player": ["Léa", "Marc"]}).status_code == 302
+    sheet = Sheet.objects.get(owner_key=creator.session[OWNER_SESSION_KEY])
+    assert creator.post(f"/sheets/{sheet.pk}/rounds/", {"placed": "31", "number": "1"}).status_code == 302
+    read_rounds, writes = services.round_datas, []
+
+    def then_another_phone_writes(s):
+        datas = read_rounds(s)
+        if not writes:  # once, right after the page's read: a second round is committed
+            writes.append(services.round_add(sheet=Sheet.objects.get(pk=s.pk), data={"placed": 50}))
+        return datas
+
+    monkeypatch.setattr(services, "round_datas", then_another_phone_writes)
+    url = f"/sheets/{sheet.pk}/" if page == "sheet" else f"/sheets/{sheet.pk}/rounds/1/edit/"
+    body = creator.get(url).content.decode()
+    assert writes and Sheet.objects.get(pk=sheet.pk).version == 3
+    data = json.loads(re.search(r'<script id="sheet-data" type="application/json">(.*?)</script>', body, re.S)[1])
+    form_version = int(re.search(r'name="version" value="(\d+)"', body)[1])
+    # Everything the page holds belongs to version 2: one round, and a save from it will be told it is stale.
+    assert (data["version"], form_version, data["rounds"], data["round_count"]) == (2, 2, [{"placed": 31}], 1)
+    if page == "sheet":
+        assert "50" not in re.search(r'<table class="scores">.*?</table>', body, re.S)[0]
 
 
 @pytest.mark.django_db(transaction=True)

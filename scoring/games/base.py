@@ -13,6 +13,8 @@ from .names import MAX_NAME, NameRefused, clean_name, name_key, names_are_kept
 
 MAX_ROUNDS_PER_REQUEST = 500  # rounds one call of the engine scores: bounds the work of one request
 TYPED_MIN, TYPED_MAX = -1000, 1000
+# The values a numeric card takes, lowest and highest, in every deck of the family.
+VALUES = (0, 16)
 
 
 @dataclass(frozen=True)
@@ -365,6 +367,7 @@ class Game:
     summary: ClassVar[dict] = {"fr": "", "en": ""}
     card_kinds = ()
     card_actions = ()
+    card_values = VALUES  # (lowest, highest) value of a numeric card: the picker's rows
     # An example request of the score endpoint: {"players", "options", "rounds"} (the API documentation shows it).
     api_example: ClassVar[dict] = {}
     # Which partial shows a round's cell (templates/scoring/cells/<cell>.html), from the round's "facts".
@@ -387,7 +390,8 @@ class Game:
 
         "cards": a hand per player; "bid_tricks": each player's bid and tricks taken;
         "table_result": one result for the whole table, won or lost; "seat_result":
-        each player's own result (cards placed, eliminated).
+        each player's own result (cards placed, eliminated); "counts": how many cards of
+        each kind each player has left (numeric, specials), counted, not named.
         """
         return self.entry
 
@@ -400,7 +404,8 @@ class Game:
         their phone; ``table_result``: the table saves
         one result, won or lost; ``bonus_row`` and ``total_row``: the rows under the rounds
         (a session, shown with its summary, has no total row: its games are not added up);
-        ``summary_template``: the partial of a session's summary (None without one).
+        ``summary_template``: the partial of a session's summary (None without one);
+        ``count_limits``: on a counts form, the most cards of each count ({"numeric", "specials"}).
         """
         kind = self.entry_kind(options if isinstance(options, dict) else {})
         table_result = kind == "table_result"
@@ -415,7 +420,16 @@ class Game:
             "bonus_row": self.has_bonus_row,
             "total_row": not table_result and summary is None,
             "summary_template": summary,
+            "count_limits": self.count_limits(options) if kind == "counts" else None,
         }
+
+    def count_limits(self, options):
+        """Return the most cards of each count one player can have left ({"numeric", "specials"}), for a counts form."""
+        return None
+
+    def form_entry(self, options, entry):
+        """Return a stored entry as the sheet's entry form shows it (per game: a form may show a hand another way)."""
+        return entry
 
     def summary_template(self, options):
         """Return the partial showing a session's summary (templates/scoring/summary/), or None."""
@@ -472,7 +486,7 @@ class Game:
             "kinds": list(kinds),
             "actions": list(actions),
             # The entry form's card picker, named in ``lang``: the pages and app.js show these names.
-            "picker": card_picker(kinds, actions, lang),
+            "picker": card_picker(kinds, actions, lang, self.card_values),
         }
 
     # -- lists of sheets ------------------------------------------------------------

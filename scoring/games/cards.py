@@ -1,6 +1,6 @@
 """Cards: parsing the JSON card objects, deck membership and per-round copy limits."""
 
-from .base import TYPED_MAX, TYPED_MIN, detail, is_int, shown
+from .base import TYPED_MAX, TYPED_MIN, VALUES, detail, is_int, shown
 from .i18n import ACTIONS, COLOURS, EMOJI, SPECIALS, SPECIALS_THE, pick
 
 CLASSIC = ("red", "blue", "green", "yellow")
@@ -103,7 +103,7 @@ class Deck:
         self.game_name = game_name
         self.numeric = frozenset(numeric)
         # kind -> (lo, hi); default 0..16 for every numeric kind
-        self.values = {k: (0, 16) for k in numeric} if values is None else values
+        self.values = {k: VALUES for k in numeric} if values is None else values
         self.specials = specials or {}  # kind -> copies in the deck
         self.actions = actions or {}  # name -> copies in the deck
         self.unlimited_actions = frozenset(unlimited_actions)  # in the deck, count unknown

@@ -40,6 +40,7 @@ class NumToy(Game):
     summary: ClassVar[dict] = {"fr": "La somme de vos cartes.", "en": "The sum of your cards."}
     card_kinds = tuple(DECK.kinds)
     card_actions = ()
+    card_values = (1, 6)
     api_example: ClassVar[dict] = {
         "players": ["Elya", "Sasha"],
         "options": {"rounds": 1},
@@ -124,6 +125,11 @@ def test_its_sheet_shows_its_entry_form_and_its_rounds(client, toy):
         ("blue", "bleu"),
     }
     assert 'class="special"' not in page and 'class="special action"' not in page
+    # Its values alone, 1 to 6, in each hand's grid.
+    assert re.findall(r'class="value" data-value="(\d+)"', page) == [str(v) for v in range(1, 7)] * 2
+    assert (
+        re.findall(r'class="cell c-red" data-kind="red" data-value="(\d+)"', page) == [str(v) for v in range(1, 7)] * 2
+    )
     assert "Manche 1/2" not in text(page)  # no schedule: the title is the round's number
     assert "Manche 1" in text(page)
 

@@ -1,6 +1,7 @@
 """Safe entry on the server side: the empty-round question, undo with Restore, soft-deleted
 sheets (hidden everywhere, restorable, purged after the window), the app's own error pages."""
 
+import html
 import json
 import re
 from datetime import timedelta
@@ -110,12 +111,34 @@ def test_it_gives_the_page_its_rounds_and_the_empty_rule_in_a_json_block(client)
 
 
 def _two_rounds(client):
-    sheet = start(client, "numx-malus", ["Léa", "Tom"])
+    # Competition scoring: the form picks the cards (classic scoring counts them).
+    sheet = start(client, "numx-malus", ["Léa", "Tom"], scoring="competition")
     client.post(f"/sheets/{sheet.pk}/rounds/", {"points-0": "3", "points-1": "7"})
     cards = json.dumps([{"kind": "red", "value": 7}, {"kind": "blue", "value": 2}])
     assert client.post(f"/sheets/{sheet.pk}/rounds/", {"cards-0": cards, "points-1": "2"}).status_code == 302
     assert Round.objects.filter(sheet=sheet).count() == 2
     return sheet
+
+
+def test_it_removes_only_the_round_the_page_showed_as_last(client):
+    sheet = _two_rounds(client)
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    undo = re.search(r'<form method="post" action="/sheets/[^"]+/undo/" class="undo">.*?</form>', page, re.S)[0]
+    shown = re.search(r'name="version" value="(\d+)"', undo)[1]
+    assert "Supprimer la manche 2" in undo
+    # Another phone adds round 3 before the tap lands: round 2 is no longer the last one.
+    services.round_add(
+        sheet=Sheet.objects.get(pk=sheet.pk), data={"entries": {"Léa": {"points": 1}, "Tom": {"points": 1}}}
+    )
+    r = client.post(f"/sheets/{sheet.pk}/undo/", {"version": shown})
+    assert r.status_code == 302
+    assert Round.objects.filter(sheet=sheet).count() == 3
+    assert "aucune manche n'a été supprimée" in html.unescape(client.get(r.url).content.decode())
+    # Tapped again from the page as it is now, it removes round 3.
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    shown = re.search(r'class="undo">.*?name="version" value="(\d+)"', page, re.S)[1]
+    assert client.post(f"/sheets/{sheet.pk}/undo/", {"version": shown}).status_code == 302
+    assert list(Round.objects.filter(sheet=sheet).values_list("number", flat=True)) == [1, 2]
 
 
 def test_it_removes_the_last_round_at_once_and_restores_it_exactly(client):

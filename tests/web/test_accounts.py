@@ -11,6 +11,7 @@ from django.test import Client
 
 from accounts.models import Standing
 from scoring import services
+from scoring.games import GAMES
 from scoring.models import Player, Sheet
 
 pytestmark = pytest.mark.django_db
@@ -204,3 +205,12 @@ def test_it_ranks_coop_players_of_my_tables_by_games_won():
     page = client.get("/leaderboards/coop/?scope=table").content.decode()
     rows = re.findall(r'<th scope="row">([^<]+)</th><td>(\d+)</td><td>(\d+)</td>', page)
     assert rows == [("Ana", "3", "4"), ("Bo", "2", "3"), ("Cy", "1", "1")]
+
+
+def test_the_headers_leaderboards_link_opens_the_first_registered_games_board():
+    home = Client().get("/").content.decode()
+    assert 'href="/leaderboards/"' in home
+    r = Client().get("/leaderboards/")
+    first = next(iter(GAMES))
+    assert (r.status_code, r.url) == (302, f"/leaderboards/{first}/")
+    assert Client().get(r.url).status_code == 200
