@@ -187,6 +187,22 @@ def enter_hands(page, sheet_id, hands, declarer=None):
     return rnd
 
 
+def stored_last(sheet_id):
+    """Return the entries of the last round stored, cards in a fixed order."""
+    entries = Round.objects.filter(sheet_id=sheet_id).order_by("-number").first().data["entries"]
+    key = lambda c: (c["kind"], c.get("value", -1), c.get("name", ""))  # noqa: E731
+    return {n: {**e, "cards": sorted(e["cards"], key=key)} if "cards" in e else e for n, e in entries.items()}
+
+
+def assert_stored(sheet_id, rnd):
+    """The round stored is the round entered: every card tapped, every number typed, nothing else."""
+    key = lambda c: (c["kind"], c.get("value", -1), c.get("name", ""))  # noqa: E731
+    want = {n: {**e, "cards": sorted(e["cards"], key=key)} if "cards" in e else e for n, e in rnd["entries"].items()}
+    assert stored_last(sheet_id) == want
+    if "declarer" in rnd:
+        assert Round.objects.filter(sheet_id=sheet_id).order_by("-number").first().data["declarer"] == rnd["declarer"]
+
+
 def _preview(sheet, hands):
     """The options the page scores one round alone with (app.js previewOptions)."""
     options = {**sheet.options, **(sheet.engine.preview_options or {})}
@@ -415,7 +431,7 @@ def test_num_x_speed_run(table_phone, width, lang, scheme):
     page = table_phone(width, lang, scheme)
     players = ["Léa", "Marc", "Hugo"]
     sheet_id = create(page, "numx", players, lang, [("mode", "speedrun")])
-    enter_hands(
+    rnd = enter_hands(
         page,
         sheet_id,
         {
@@ -427,6 +443,7 @@ def test_num_x_speed_run(table_phone, width, lang, scheme):
         },
     )
     save(page, look=f"whole-numx-speedrun-entry-{lang}-{width}-{scheme}")
+    assert_stored(sheet_id, rnd)
     result = check_board(page, sheet_id, lang)
     assert result["finished"] and result["totals"] == {"Léa": 50, "Marc": 0, "Hugo": 23}
     detail_of(page, result, 0)
@@ -440,7 +457,7 @@ def test_num_x_family_in_teams(table_phone, width, lang, scheme):
     players = ["Léa", "Marc", "Hugo", "Zoé"]
     teams = {"Léa": "A", "Marc": "A", "Hugo": "B", "Zoé": "B"}
     sheet_id = create(page, "numx", players, lang, [("mode", "family")], teams=teams)
-    enter_hands(
+    rnd = enter_hands(
         page,
         sheet_id,
         {
@@ -451,6 +468,7 @@ def test_num_x_family_in_teams(table_phone, width, lang, scheme):
         },
     )
     save(page, look=f"whole-numx-family-teams-entry-{lang}-{width}-{scheme}")
+    assert_stored(sheet_id, rnd)
     result = check_board(page, sheet_id, lang)
     assert result["finished"]
     assert [t["total"] for t in result["teams"].values()] == [26, 2]
@@ -464,7 +482,7 @@ def test_num_win_classic(table_phone, width, lang, scheme):
     players = ["Léa", "Marc", "Hugo"]
     sheet_id = create(page, "numwin", players, lang, [("mode", "classic"), ("rounds", 2)])
     # Round 1: Marc declares "Num Win" but Léa's hand is lower: +20 for Marc.
-    enter_hands(
+    rnd = enter_hands(
         page,
         sheet_id,
         {
@@ -475,12 +493,13 @@ def test_num_win_classic(table_phone, width, lang, scheme):
         declarer="Marc",
     )
     save(page, look=f"whole-numwin-entry-{lang}-{width}-{scheme}")
+    assert_stored(sheet_id, rnd)
     result = check_board(page, sheet_id, lang)
     assert result["totals"] == {"Léa": 9, "Marc": 45, "Hugo": 40}
     detail_of(page, result, 1)
     detail_of(page, result, 2)
     # Round 2: Marc declares and has the lowest hand (rainbow and shadow 5 neutralised).
-    enter_hands(
+    rnd = enter_hands(
         page,
         sheet_id,
         {
@@ -491,6 +510,7 @@ def test_num_win_classic(table_phone, width, lang, scheme):
         declarer="Marc",
     )
     save(page)
+    assert_stored(sheet_id, rnd)
     result = check_board(page, sheet_id, lang)
     assert result["finished"] and result["totals"] == {"Léa": 21, "Marc": 49, "Hugo": 70}
     assert result["winners"] == ["Léa"]
@@ -515,6 +535,7 @@ def test_num_king_classic(table_phone, width, lang, scheme):
                 step(page, f"tricks-{seat}", tricks[seat])
         expect(page.locator("#tricks-sum")).to_have_text(f"{sum(tricks)} / {8 + k}")
         save(page, look=f"whole-numking-entry-{lang}-{width}-{scheme}")
+        assert stored_last(sheet_id) == {n: {"bid": bids[i], "tricks": tricks[i]} for i, n in enumerate(players)}
         result = check_board(page, sheet_id, lang)
         detail_of(page, result, 3)
     assert result["finished"]
@@ -530,17 +551,19 @@ def test_num_x_short_rules_speed_game(table_phone, width, lang, scheme):
     players = ["Léa", "Marc", "Hugo"]
     sheet_id = create(page, "numx-malus", players, lang, [("mode", "speedgame"), ("scoring", "competition")])
     # Round 1: Léa went out (no cards left); competition scoring: face values, 5 a special or action.
-    enter_hands(
+    rnd = enter_hands(
         page, sheet_id, {"Léa": None, "Marc": [("red", 12), ("blue", 3), ("joker",), ("action", "double")], "Hugo": 14}
     )
     save(page, look=f"whole-numx-malus-speedgame-entry-{lang}-{width}-{scheme}")
+    assert_stored(sheet_id, rnd)
     result = check_board(page, sheet_id, lang)
     assert result["totals"] == {"Léa": 0, "Marc": 25, "Hugo": 14}
     detail_of(page, result, 1)
-    enter_hands(
+    rnd = enter_hands(
         page, sheet_id, {"Léa": [("shadow", 16), ("rainbow", 0)], "Marc": None, "Hugo": [("green", 7), ("infini",)]}
     )
     save(page)
+    assert_stored(sheet_id, rnd)
     result = check_board(page, sheet_id, lang)
     assert result["finished"] and result["totals"] == {"Léa": 16, "Marc": 25, "Hugo": 26}
     assert result["winners"] == ["Léa"]
@@ -590,6 +613,7 @@ def test_coop_adversaire_session(table_phone, width, lang, scheme):
             if out:
                 page.locator(f"input[name=eliminated-{seat}]").check()
         save(page, look=f"whole-coop-adversaire-entry-{lang}-{width}-{scheme}")
+        assert stored_last(sheet_id) == {n: {"placed": p, "eliminated": out} for n, (p, out) in placed.items()}
         result = check_board(page, sheet_id, lang)
         detail_of(page, result, 2)
     assert [r["points"] for r in result["rounds"]] == [{n: p for n, (p, _) in gm.items()} for gm in games]
