@@ -333,6 +333,8 @@ def check_board(page, sheet_id, lang):
     if not result["finished"]:
         check_round_title(page, result, lang)
     check_chart(page, result, players)
+    shown_text = page.locator("main").inner_text()
+    assert not re.search(r"\{[{%#]|[}%#]\}", shown_text), "template syntax shown on the page"
     assert page.evaluate(OVERFLOW) is None
     return result
 
