@@ -425,6 +425,7 @@ function setUpMain(root) {
   $$(".share-url", root).forEach((i) => i.addEventListener("focus", () => i.select()));
   setUpShareButtons(root);
   if (window.NumTable) window.NumTable.setUpPage(root);
+  if (window.NumPhones) window.NumPhones.setUpPage(root);
 }
 
 document.documentElement.classList.add("js");
