@@ -117,7 +117,9 @@
       const resp = await fetch(`/api/v1/sheets/${sheetId()}/draft/`, {
         headers: { "If-None-Match": `"${mine.version}"` }, cache: "no-store",
       });
-      if (resp.status === 200 && mine === shown) {
+      // A version this phone wrote itself (a round saved, removed, restored) is shown by its own answer.
+      const writing = window.NumTable && window.NumTable.writing();
+      if (resp.status === 200 && mine === shown && !writing) {
         const draft = await resp.json();
         if (String(draft.version) !== String(mine.version)) {
           mine.version = String(draft.version);
