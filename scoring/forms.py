@@ -156,9 +156,41 @@ def _cards_round(post, sheet, form, complete):
     return data
 
 
+def _counts_entry(post, seat: int, name: str) -> dict | None:
+    """Return one player's cards left, counted ({"numeric", "specials"}; empty = 0), or their typed points.
+
+    None when the form holds no field of this seat (not at this round's table).
+    """
+    if f"numeric-{seat}" not in post and f"specials-{seat}" not in post and f"points-{seat}" not in post:
+        return None
+    numeric = _int(post.get(f"numeric-{seat}"), f"entries.{name}.numeric", f"{name}, {_('numeric cards')}")
+    specials = _int(post.get(f"specials-{seat}"), f"entries.{name}.specials", f"{name}, {_('specials and actions')}")
+    points = _int(post.get(f"points-{seat}"), f"entries.{name}.points", name)
+    if points is not None:
+        if numeric or specials:
+            both = _(
+                "%(name)s: cards counted and points typed, only one can count. Set the counts to 0 or clear the points."
+            )
+            raise InvalidInput(
+                [{"path": f"entries.{name}.points", "code": "counts_and_points", "message": both % {"name": name}}]
+            )
+        return {"points": points}
+    return {"numeric": numeric or 0, "specials": specials or 0}
+
+
+def _counts_round(post, sheet, form, complete):
+    entries = {}
+    for seat, name in enumerate(sheet.players):
+        entry = _counts_entry(post, seat, name)
+        if entry is not None:
+            entries[name] = entry
+    return {"entries": entries}
+
+
 # How each kind of entry form is read (templates/scoring/entry/<kind>.html).
 ROUND_READERS = {
     "cards": _cards_round,
+    "counts": _counts_round,
     "bid_tricks": _bid_tricks_round,
     "table_result": _table_result_round,
     "seat_result": _seat_result_round,
@@ -173,7 +205,12 @@ def form_values(sheet, data: dict | None) -> dict:
     entries = data.get("entries") or {}
     for seat, name in enumerate(sheet.players):
         e = entries.get(name) or {}
+        # The form may show an entry another way than it was stored (a hand counted): the engine says how.
+        shown = sheet.engine.form_entry(sheet.options, e) or {}
         values["seats"][seat] = {
+            # A count of 0 shows as an empty field, which means 0 (nothing to type over).
+            "numeric": shown.get("numeric") or "",
+            "specials": shown.get("specials") or "",
             "cards": json.dumps(e["cards"]) if isinstance(e.get("cards"), list) else "",
             "points": e.get("points", "") if "cards" not in e else "",
             "bid": e.get("bid", ""),
@@ -190,7 +227,7 @@ def form_values(sheet, data: dict | None) -> dict:
 
 def posted_values(sheet, post) -> dict:
     """Return the entry form's values as they were sent, to show a refused round again as typed."""
-    fields = ("cards", "points", "bid", "tricks", "placed")
+    fields = ("cards", "points", "bid", "tricks", "placed", "numeric", "specials")
     return {
         "seats": {
             seat: {
@@ -216,6 +253,8 @@ def seat_entry(post, sheet, game: dict, seat: int) -> dict:
             if value is not None:
                 out[field] = value
         return out
+    if kind == "counts":
+        return _counts_entry(post, seat, name) or {}
     if kind in ("seat_result", "table_result"):
         placed = _int(post.get(f"placed-{seat}"), f"entries.{name}.placed", name)
         out = {"eliminated": post.get(f"eliminated-{seat}") == "on"}

@@ -28,6 +28,18 @@ class CardSerializer(serializers.Serializer):
 class EntrySerializer(serializers.Serializer):
     cards = CardSerializer(many=True, required=False, help_text="Games entered by cards (catalogue `entry`: cards).")
     points = serializers.IntegerField(required=False, help_text="Points typed by hand instead of cards.")
+    numeric = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=102,
+        help_text="numx-malus, classic scoring only: numeric cards left, counted (with `specials`, instead of cards).",
+    )
+    specials = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=17,
+        help_text="numx-malus, classic scoring only: special and action cards left, counted.",
+    )
     bid = serializers.IntegerField(required=False, min_value=0, help_text="Bid-and-tricks games (`entry`: bid_tricks).")
     tricks = serializers.IntegerField(required=False, min_value=0, help_text="Bid-and-tricks games.")
     placed = serializers.IntegerField(required=False, min_value=0, help_text="A player's own result: cards placed.")

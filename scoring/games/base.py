@@ -390,7 +390,8 @@ class Game:
 
         "cards": a hand per player; "bid_tricks": each player's bid and tricks taken;
         "table_result": one result for the whole table, won or lost; "seat_result":
-        each player's own result (cards placed, eliminated).
+        each player's own result (cards placed, eliminated); "counts": how many cards of
+        each kind each player has left (numeric, specials), counted, not named.
         """
         return self.entry
 
@@ -402,7 +403,8 @@ class Game:
         ({"fr", "en"}), or None; ``own_entry``: each player can send their own entry from
         their phone; ``table_result``: the table saves
         one result, won or lost; ``bonus_row`` and ``total_row``: the rows under the rounds;
-        ``summary_template``: the partial of a session's summary (None without one).
+        ``summary_template``: the partial of a session's summary (None without one);
+        ``count_limits``: on a counts form, the most cards of each count ({"numeric", "specials"}).
         """
         kind = self.entry_kind(options if isinstance(options, dict) else {})
         table_result = kind == "table_result"
@@ -416,7 +418,16 @@ class Game:
             "bonus_row": self.has_bonus_row,
             "total_row": not table_result,
             "summary_template": self.summary_template(options),
+            "count_limits": self.count_limits(options) if kind == "counts" else None,
         }
+
+    def count_limits(self, options):
+        """Return the most cards of each count one player can have left ({"numeric", "specials"}), for a counts form."""
+        return None
+
+    def form_entry(self, options, entry):
+        """Return a stored entry as the sheet's entry form shows it (per game: a form may show a hand another way)."""
+        return entry
 
     def summary_template(self, options):
         """Return the partial showing a session's summary (templates/scoring/summary/), or None."""

@@ -317,6 +317,46 @@ MESSAGES = {
         "fr": "La saisie de {name} doit donner soit les cartes (cards), soit les points (points).",
         "en": "The entry of {name} must give either the cards or the points.",
     },
+    "entry_cards_points_or_counts": {
+        "fr": "La saisie de {name} doit donner les cartes (cards), les points (points) "
+        "ou le nombre de cartes restantes (numeric et specials).",
+        "en": "The entry of {name} must give the cards, the points, or the cards left counted (numeric and specials).",
+    },
+    # --- cards left counted (Num-X short rules, classic scoring) ---------------
+    "counts_mixed": {
+        "fr": "{name} : donnez soit le nombre de cartes restantes (numeric, specials), soit {field}, pas les deux.",
+        "en": "{name}: give either the cards left counted (numeric, specials) or {field}, not both.",
+    },
+    "counts_field_unknown": {
+        "fr": "{name} : champ inconnu « {field} » (le nombre de cartes se donne par numeric et specials).",
+        "en": "{name}: unknown field “{field}” (cards left are counted with numeric and specials).",
+    },
+    "counts_competition": {
+        "fr": "{name} : en décompte compétition chaque carte compte sa valeur ; compter les cartes ne suffit "
+        "pas : saisissez les cartes ou les points.",
+        "en": "{name}: in competition scoring each card counts its face value; counting the cards is not "
+        "enough: enter the cards or the points.",
+    },
+    "count_missing": {
+        "fr": "{name} : il manque le nombre de {what} ({field}).",
+        "en": "{name}: the number of {what} is missing ({field}).",
+    },
+    "count_type": {
+        "fr": "{name} : le nombre de {what} doit être un nombre entier ({value}).",
+        "en": "{name}: the number of {what} must be a whole number ({value}).",
+    },
+    "count_negative": {
+        "fr": "{name} : le nombre de {what} ne peut pas être négatif ({value}).",
+        "en": "{name}: the number of {what} cannot be negative ({value}).",
+    },
+    "count_above_deck": {
+        "fr": "{name} : {value} {what}, c'est plus que le paquet n'en a ({max}).",
+        "en": "{name}: {value} {what} is more than the deck holds ({max}).",
+    },
+    "count_round_total": {
+        "fr": "{name} : {count} {what} restantes dans la manche en tout ({names}), le paquet n'en a que {max}.",
+        "en": "{name}: {count} {what} left in the round in all ({names}), the deck holds only {max}.",
+    },
     "entries_not_allowed": {
         "fr": "En mode Coopératif, on ne saisit que les cartes posées par la table (placed), pas de saisie par joueur.",
         "en": "In Coopératif mode only the cards placed by the table are entered (placed), no entry per player.",
@@ -463,6 +503,20 @@ MESSAGES = {
         "en": {
             "one": "{cards}: {count} special or action card × {each} → {points}",
             "other": "{cards}: {count} special or action cards × {each} → {points}",
+        },
+    },
+    "d.malus_numeric_counted": {
+        "fr": {"one": "{count} carte numérique → {points}", "other": "{count} cartes numériques → {points}"},
+        "en": {"one": "{count} numeric card → {points}", "other": "{count} numeric cards → {points}"},
+    },
+    "d.malus_special_counted": {
+        "fr": {
+            "one": "{count} carte spéciale ou action × {each} → {points}",
+            "other": "{count} cartes spéciales ou action × {each} → {points}",
+        },
+        "en": {
+            "one": "{count} special or action card × {each} → {points}",
+            "other": "{count} special or action cards × {each} → {points}",
         },
     },
     "d.went_out": {"fr": "Aucune carte restante → 0", "en": "No card left → 0"},

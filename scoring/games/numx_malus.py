@@ -7,10 +7,13 @@ from .base import (
     Option,
     check_entries,
     detail,
+    is_int,
     leaders,
     next_round,
+    shown,
 )
 from .cards import Deck, cards_from_text, parse_entry, typed_detail
+from .i18n import t
 
 MODES = {
     "family": {"fr": "Family (13 cartes)", "en": "Family (13 cards)"},
@@ -50,6 +53,118 @@ DECK = Deck(
 )
 
 
+# Counting the cards left instead of naming them (classic scoring: the values do not matter).
+COUNT_FIELDS = ("numeric", "specials")
+COUNT_LIMITS = {
+    "numeric": sum(hi - lo + 1 for lo, hi in DECK.values.values()),  # 102: each numeric card once
+    "specials": sum(DECK.specials.values()) + sum(DECK.actions.values()),  # 17: 7 specials, 10 actions
+}
+# How the messages name each count ({"fr", "en"}, as the entry form labels it).
+COUNT_NAMES = {
+    "numeric": {"fr": "cartes classiques (numériques)", "en": "numeric cards"},
+    "specials": {"fr": "cartes spéciales et actions", "en": "special and action cards"},
+}
+
+# The other shapes of an entry, as a message names them.
+OTHER_ENTRIES = {
+    "cards": {"fr": "les cartes (cards)", "en": "the cards"},
+    "points": {"fr": "les points (points)", "en": "the points"},
+}
+
+
+def scoring_of(options):
+    """Return the scoring a sheet's options mean: ``scoring`` may be None (classic, competition in Speed-Game)."""
+    options = options if isinstance(options, dict) else {}
+    if options.get("scoring"):
+        return options["scoring"]
+    return "competition" if options.get("mode") == "speedgame" else "classic"
+
+
+def counted(numeric, specials, lang="fr"):
+    """Return (points, details) of cards left counted, not named (classic scoring: 1 a numeric card, 2 a special)."""
+    items = []
+    if numeric:
+        items.append(_count_detail("malus_numeric", numeric, numeric, lang))
+    if specials:
+        items.append(_count_detail("malus_special", specials, 2 * specials, lang, each=2))
+    if not numeric and not specials:
+        items.append(detail("went_out", [], 0, lang))
+    return numeric + 2 * specials, items
+
+
+def _count_detail(rule, count, points, lang, **params):
+    """Return the detail line of cards counted: the same rule as named cards give, with no cards."""
+    return {
+        "rule": rule,
+        "cards": [],
+        "points": points,
+        "text": t(f"d.{rule}_counted", lang, count=count, points=points, **params),
+    }
+
+
+def parse_counts(entry, path, name, scoring, problems):
+    """Parse a {"numeric": n, "specials": m} entry; return (n, m), or None with the issues recorded.
+
+    Every message names the player. Counts are only taken under classic scoring, where a
+    card's value does not matter.
+    """
+    before = len(problems)
+    mixed = [key for key in ("cards", "points") if key in entry]
+    if mixed:
+        problems.add(path, "counts_mixed", name=name, field=OTHER_ENTRIES[mixed[0]])
+    for key in entry:
+        if key not in COUNT_FIELDS and key not in ("cards", "points"):
+            problems.add(f"{path}.{shown(key)}", "counts_field_unknown", name=name, field=shown(key))
+    if len(problems) > before:
+        return None
+    if scoring != "classic":
+        problems.add(path, "counts_competition", name=name)
+        return None
+    values = []
+    for field in COUNT_FIELDS:
+        fpath = f"{path}.{field}"
+        what = COUNT_NAMES[field]
+        if field not in entry:
+            problems.add(fpath, "count_missing", name=name, what=what, field=field)
+            continue
+        value = entry[field]
+        if not is_int(value):
+            problems.add(fpath, "count_type", name=name, what=what, value=shown(value))
+        elif value < 0:
+            problems.add(fpath, "count_negative", name=name, what=what, value=value)
+        elif value > COUNT_LIMITS[field]:
+            problems.add(fpath, "count_above_deck", name=name, what=what, value=value, max=COUNT_LIMITS[field])
+        else:
+            values.append(value)
+    if len(problems) > before:
+        return None
+    return tuple(values)
+
+
+def check_round_counts(counts, hands, path, problems):
+    """Check the round's cards left against the deck: counted and named cards together, per kind of count.
+
+    ``counts`` is [(name, (numeric, specials))] and ``hands`` [(name, path, cards)]; an issue
+    points at the last player whose count passes the deck and names every player counted.
+    """
+    for i, field in enumerate(COUNT_FIELDS):
+        named = [(n, sum(1 for c in cards if (c.value is not None) == (field == "numeric"))) for n, _p, cards in hands]
+        given = [(n, c[i]) for n, c in counts if c[i]] + [(n, k) for n, k in named if k]
+        total = sum(k for _n, k in given)
+        limit = COUNT_LIMITS[field]
+        if total > limit and any(c[i] for _n, c in counts):
+            last = [n for n, c in counts if c[i]][-1]
+            problems.add(
+                f"{path}.entries.{last}.{field}",
+                "count_round_total",
+                name=last,
+                names=[n for n, _k in given],
+                what=COUNT_NAMES[field],
+                count=total,
+                max=limit,
+            )
+
+
 def malus(cards, scoring, lang="fr"):
     """Return (points, details) of the cards left to a player at the end of a round."""
     numeric = sorted((c for c in cards if c.value is not None), key=lambda c: c.sort_key())
@@ -86,9 +201,13 @@ RULES = (
         "text": (
             {
                 "fr": "À la fin d'une manche, chaque carte restée en main et sur le plateau d'un joueur est un "
-                "malus. Celui qui est sorti n'en a aucun. On peut saisir les cartes, ou les points à la main.",
+                "malus. Celui qui est sorti n'en a aucun. En décompte classique, les valeurs ne comptent pas : "
+                "on compte les cartes (classiques, spéciales et actions). En compétition, on saisit les cartes, "
+                "ou les points à la main.",
                 "en": "At the end of a round every card left in a player's hand and on their plateau is a "
-                "penalty. The player who went out has none. Enter the cards, or type the points.",
+                "penalty. The player who went out has none. In classic scoring the values do not matter: count "
+                "the cards (numeric cards, specials and actions). In competition scoring, enter the cards, or "
+                "type the points.",
             },
         ),
         "table": {
@@ -221,6 +340,34 @@ class NumXMalus(Game):
         ],
     }
     RULES = RULES
+    # An entry with nothing to score is "not yet" in a round in progress, as with cards or points.
+    INCOMPLETE = Game.INCOMPLETE | {"entry_cards_points_or_counts"}
+
+    def entry_kind(self, options):
+        """Classic scoring counts the cards left (values do not matter): steppers; competition needs the cards."""
+        return "counts" if scoring_of(options) == "classic" else "cards"
+
+    def count_limits(self, options):
+        """Return the deck's limits of a player's counts: 102 numeric cards, 17 specials and actions."""
+        return dict(COUNT_LIMITS)
+
+    def empty_rule(self, options):
+        """An entry is empty when it holds no card, no points and counts of 0 (the player went out)."""
+        rule = super().empty_rule(options)
+        rule["blank"] = {**rule["blank"], "numeric": [0, None], "specials": [0, None]}
+        return rule
+
+    def form_entry(self, options, entry):
+        """Return a stored entry as the sheet's entry form shows it: a hand counted on a counts form."""
+        if (
+            self.entry_kind(options) != "counts"
+            or not isinstance(entry, dict)
+            or not isinstance(entry.get("cards"), list)
+        ):
+            return entry
+        cards = [c for c in entry["cards"] if isinstance(c, dict)]
+        numeric = sum(1 for c in cards if "value" in c)
+        return {"numeric": numeric, "specials": len(cards) - numeric}
 
     def example(self, given, lang="fr"):
         """Score a worked example: {"cards" (as text), "scoring"}."""
@@ -259,21 +406,35 @@ class NumXMalus(Game):
             entries = check_entries(rnd, path, players, players, problems)
             hands = []
             typed = {}
+            counts = []
             for name in players:
                 if name in entries:
                     ppath = f"{path}.entries.{name}"
-                    cards, pts = parse_entry(entries[name], ppath, name, DECK, problems)
+                    entry = entries[name]
+                    if any(key in entry for key in COUNT_FIELDS):
+                        given = parse_counts(entry, ppath, name, scoring, problems)
+                        if given is not None:
+                            counts.append((name, given))
+                        continue
+                    if not entry:
+                        problems.add(ppath, "entry_cards_points_or_counts", name=name)
+                        continue
+                    cards, pts = parse_entry(entry, ppath, name, DECK, problems)
                     if pts is not None:
                         typed[name] = pts
                     elif cards is not None:
                         hands.append((name, f"{ppath}.cards", cards))
             DECK.check_round(hands, problems)
+            if counts:
+                check_round_counts(counts, hands, path, problems)
             if problems:
                 continue
             points = {}
             details = {}
             for name, _path, cards in hands:
                 points[name], details[name] = malus(cards, scoring, lang)
+            for name, (numeric, specials) in counts:
+                points[name], details[name] = counted(numeric, specials, lang)
             for name, pts in typed.items():
                 points[name] = pts
                 details[name] = [typed_detail(pts, lang)]

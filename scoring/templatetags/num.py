@@ -43,6 +43,12 @@ def entry_summary(entry: dict) -> str:
     if isinstance(entry.get("cards"), list):
         n = len(entry["cards"])
         parts.append(ngettext("%(n)d card", "%(n)d cards", n) % {"n": n})
+    if "numeric" in entry or "specials" in entry:
+        numeric, specials = entry.get("numeric"), entry.get("specials")
+        if isinstance(numeric, int):
+            parts.append(ngettext("%(n)d numeric card", "%(n)d numeric cards", numeric) % {"n": numeric})
+        if isinstance(specials, int):
+            parts.append(ngettext("%(n)d special or action", "%(n)d specials and actions", specials) % {"n": specials})
     if "points" in entry:
         parts.append(_("%(n)s pts typed") % {"n": entry["points"]})
     if "placed" in entry:

@@ -279,6 +279,7 @@ function roundFromForm(form, game, submitter) {
     if (cards !== null) round.cards = cards;
     return round;
   }
+  if ($(".counts", form)) return { entries: countEntries(form) };
   if ($("input[name^='placed-']", form)) {
     const entries = {};
     game.players.forEach((name, seat) => {
@@ -289,6 +290,53 @@ function roundFromForm(form, game, submitter) {
   let placed = num($("#placed", form));
   if (submitter && submitter.name === "won") placed = num($("input[name=deck]", form)) || placed;
   return { placed };
+}
+
+// Cards left, counted (classic short rules): each row's {numeric, specials}, an empty field
+// meaning 0 (the player went out), or the points a stored round had typed by hand.
+function countEntry(row) {
+  const seat = row.dataset.seat;
+  const read = (field) => { const i = $(`#${field}-${seat}`, row); return i ? i.value.trim() : ""; };
+  // Whole numbers as numbers; anything else goes as typed, for the engine to say what is wrong.
+  const value = (text) => (text === "" ? 0 : /^-?[0-9]+$/.test(text) ? Number(text) : text);
+  const typed = readTyped(read("points"));
+  if (typed.value !== null && read("numeric") === "" && read("specials") === "") return { points: typed.value };
+  const entry = { numeric: value(read("numeric")), specials: value(read("specials")) };
+  if (typed.value !== null) entry.points = typed.value;  // both: the engine refuses, naming the player
+  return entry;
+}
+function countEntries(form) {
+  const entries = {};
+  $$("fieldset.count-row", form).forEach((row) => { entries[row.dataset.name] = countEntry(row); });
+  return entries;
+}
+
+// The counts' live preview: "= n pts" per player, as the engine scores the round (in the page
+// when it is loaded, else by the API), or the engine's own words about what is wrong.
+function setUpCounts(form) {
+  const game = JSON.parse(form.dataset.game);
+  const rows = $$("fieldset.count-row", form);
+  let timer = null;
+  const schedule = () => { clearTimeout(timer); timer = setTimeout(preview, 200); };
+  async function preview() {
+    const entries = countEntries(form);
+    // A player's own phone counts their cards alone: the others count as none.
+    game.players.forEach((name) => { if (!(name in entries)) entries[name] = { numeric: 0, specials: 0 }; });
+    try {
+      const { ok, body } = await scoreRounds(game.slug, game.players, previewOptions(game, game.players), [{ entries }]);
+      rows.forEach((row) => {
+        const name = row.dataset.name;
+        const out = $(".live", row);
+        const mine = ok ? [] : (body.errors || []).filter((e) => e.path === `rounds[0].entries.${name}` || e.path.startsWith(`rounds[0].entries.${name}.`));
+        row.classList.toggle("invalid", mine.length > 0);
+        out.textContent = ok ? `= ${body.rounds[0].points[name]} pts` : mine.length ? mine[0].message : "";
+      });
+    } catch (e) { /* offline without the in-page engine: the round is checked when it is saved */ }
+  }
+  form.addEventListener("input", (ev) => { if (ev.target.closest("fieldset.count-row")) schedule(); });
+  schedule();
+  // The fields were written again (a draft restored, the entry cleared): score them afresh.
+  return { reload: schedule };
 }
 
 // Score without saving: in the page when the Python engine is loaded (engine.js), else by the API.
@@ -416,7 +464,7 @@ function setUpMain(root) {
   if (roundForm) {
     // Drafts are restored into the fields before the picker reads them (table.js).
     const table = window.NumTable ? window.NumTable.beforeForm(roundForm) : null;
-    const picker = $("fieldset.hand", roundForm) ? setUpPicker(roundForm) : null;
+    const picker = $("fieldset.hand", roundForm) ? setUpPicker(roundForm) : $(".counts", roundForm) ? setUpCounts(roundForm) : null;
     setUpSteppers(roundForm);
     if (table) table.afterForm(picker);
   }

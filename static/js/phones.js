@@ -14,6 +14,7 @@
     const seat = form.dataset.seat;
     const status = $("#seat-status", form);
     if ($("fieldset.hand", form)) setUpPicker(form);
+    else if ($(".counts", form)) setUpCounts(form);
     setUpSteppers(form);
 
     function entry() {
@@ -22,6 +23,9 @@
       const out = {};
       if (kind === "bid_tricks") {
         for (const field of ["bid", "tricks"]) if (read(field) !== "") out[field] = Number(read(field));
+      } else if (kind === "counts") {
+        const row = $("fieldset.count-row", form);
+        return row ? countEntry(row) : {};
       } else if (kind === "seat_result") {
         if (read("placed") !== "") out.placed = Number(read("placed"));
         out.eliminated = Boolean($(`[name="eliminated-${seat}"]`, form)?.checked);

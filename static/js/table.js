@@ -83,6 +83,9 @@ window.NumTable = (() => {
       const e = entries[name] || {};
       if (`cards-${seat}` in values) values[`cards-${seat}`] = Array.isArray(e.cards) && e.cards.length ? JSON.stringify(e.cards) : "";
       if (`points-${seat}` in values) values[`points-${seat}`] = "points" in e ? String(e.points) : "";
+      // Counts: 0 shows as an empty field (a hand stored as cards was counted by the server's page).
+      if (`numeric-${seat}` in values) values[`numeric-${seat}`] = e.numeric ? String(e.numeric) : "";
+      if (`specials-${seat}` in values) values[`specials-${seat}`] = e.specials ? String(e.specials) : "";
       if (`bid-${seat}` in values) values[`bid-${seat}`] = String(e.bid ?? 0);
       if (`tricks-${seat}` in values) values[`tricks-${seat}`] = String(e.tricks ?? 0);
       if (`placed-${seat}` in values) values[`placed-${seat}`] = String(e.placed ?? 0);

@@ -7,7 +7,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from numapp.middleware import CSP, WORKER_CSP
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, new_sheet, shot, submit
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, new_sheet, shot, submit, totals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -402,14 +402,21 @@ def test_it_plays_rounds_offline_with_their_points_from_the_device_and_sends_the
     from scoring.models import IdempotentRequest, Round, Sheet
 
     page = phone
+    # Classic scoring: the cards left are counted with the steppers (numeric, specials).
     sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"])
     assert engine_ready(page) is True
     page.wait_for_function(RUNTIME_KEPT, timeout=ENGINE_TIMEOUT_MS)
     page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{sheet_id}/", ""])
     page.context.set_offline(True)
-    for points in ((3, 5), (4, 2)):
+    for counts, points in ((((3, 0), (1, 2)), (3, 5)), (((2, 1), (2, 0)), (4, 2))):
+        for seat, (numeric, specials) in enumerate(counts):
+            if numeric:
+                page.locator(f"#numeric-{seat}").fill(str(numeric))
+            for _ in range(specials):
+                page.locator(f".stepper:has(#specials-{seat}) .step[data-step='1']").click()
+        # The preview scores the counts on the device, without network.
         for seat, pts in enumerate(points):
-            page.locator(f"#points-{seat}").fill(str(pts))
+            expect(page.locator(f"#live-{seat}")).to_have_text(f"= {pts} pts")
         submit(page, page.locator("#save-round"))
     pending = page.locator("tr.pending")
     expect(pending).to_have_count(2, timeout=20000)
@@ -434,7 +441,8 @@ def test_it_plays_rounds_offline_with_their_points_from_the_device_and_sends_the
     expect(page.locator("#entry h2")).to_contain_text("3")
     rounds = list(Round.objects.filter(sheet_id=sheet_id).order_by("number").values_list("number", "data"))
     assert rounds == [
-        (1, {"entries": {"Léa": {"points": 3}, "Tom": {"points": 5}}}),
-        (2, {"entries": {"Léa": {"points": 4}, "Tom": {"points": 2}}}),
+        (1, {"entries": {"Léa": {"numeric": 3, "specials": 0}, "Tom": {"numeric": 1, "specials": 2}}}),
+        (2, {"entries": {"Léa": {"numeric": 2, "specials": 1}, "Tom": {"numeric": 2, "specials": 0}}}),
     ]
+    assert totals(page) == [7, 7]
     assert IdempotentRequest.objects.filter(sheet_id=sheet_id).count() == 2

@@ -10,6 +10,9 @@ from tests.e2e.conftest import new_sheet, round_count, shot, submit, totals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+# Competition scoring: the short rules' form picks the cards or takes typed points (classic scoring counts them).
+PICKED = {"scoring": "competition"}
+
 
 def typed_round(page, *points):
     for seat, pts in enumerate(points):
@@ -19,7 +22,7 @@ def typed_round(page, *points):
 
 def test_undo_and_edit_follow_the_totals(phone):
     page = phone
-    sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"])
+    sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"], PICKED)
     # Text in the points field: refused in French, in the server's words (the page's script
     # reads typed points as the server does, tests/e2e/test_seat_links.py), nothing stored.
     typed_round(page, "douze", 5)
@@ -55,7 +58,7 @@ def test_undo_and_edit_follow_the_totals(phone):
 
 def test_share_link_is_read_only_and_live(new_phone):
     owner = new_phone()
-    sheet_id = new_sheet(owner, "numx-malus", ["Léa", "Tom", "Zoé"])
+    sheet_id = new_sheet(owner, "numx-malus", ["Léa", "Tom", "Zoé"], PICKED)
     typed_round(owner, 1, 2, 3)
     owner.locator("details.share summary").click()
     share = owner.locator("input.share-url")
@@ -129,7 +132,7 @@ def test_coop_enter_in_cards_placed_saves_what_was_typed(phone):
 
 def test_no_provisional_bonus_note_without_a_bonus(phone):
     page = phone
-    new_sheet(page, "numx-malus", ["Léa", "Tom"])
+    new_sheet(page, "numx-malus", ["Léa", "Tom"], PICKED)
     typed_round(page, 3, 5)
     assert totals(page) == [3, 5]
     expect(page.get_by_text("Les bonus sont provisoires")).to_have_count(0)

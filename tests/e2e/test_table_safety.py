@@ -14,6 +14,9 @@ from tests.e2e.conftest import JS_ERRORS, new_sheet, round_count, shot, submit, 
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+# Competition scoring: the short rules' form picks the cards or takes typed points (classic scoring counts them).
+PICKED = {"scoring": "competition"}
+
 NARROW = {"width": 360, "height": 780}
 # Rounds waiting for the network are scored by the in-page engine when it is there; these
 # tests keep it away so that the page shows what it shows before the engine is on the phone.
@@ -97,7 +100,7 @@ def test_it_keeps_the_picks_across_a_reload_and_clears_them_on_request(phone, na
 def test_it_saves_rounds_offline_and_sends_each_exactly_once(phone):
     page = phone
     page.context.route(NO_ENGINE, lambda route: route.abort())
-    sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"])
+    sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"], PICKED)
     type_points(page, 3, 5)
     submit(page, page.locator("#save-round"))
     assert totals(page) == [3, 5]
@@ -140,7 +143,9 @@ def test_it_saves_rounds_offline_and_sends_each_exactly_once(phone):
 def test_it_shows_a_refused_outbox_round_and_lets_the_player_load_it_back_or_discard_it(phone, live_server):
     page = phone
     page.context.route(NO_ENGINE, lambda route: route.abort())
-    status, created = api(live_server, "POST", "/api/v1/sheets/", {"game": "numx-malus", "players": ["Léa", "Tom"]})
+    status, created = api(
+        live_server, "POST", "/api/v1/sheets/", {"game": "numx-malus", "players": ["Léa", "Tom"], "options": PICKED}
+    )
     assert status == 201
     sheet_id, token = created["id"], created["edit_token"]
     page.goto(created["edit_url"])
@@ -204,7 +209,7 @@ def test_it_shows_a_refused_outbox_round_and_lets_the_player_load_it_back_or_dis
 
 def test_it_removes_a_round_at_once_and_restores_it_exactly(phone, narrow_phone):
     for page, width in ((phone, 390), (narrow_phone, 360)):
-        sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"])
+        sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"], PICKED)
         type_points(page, 3, 5)
         submit(page, page.locator("#save-round"))
         pick(page.locator("fieldset.hand").nth(0), ("red", 7), ("blue", 2))
@@ -253,7 +258,7 @@ def test_it_asks_before_saving_a_round_with_nothing_entered(phone):
 def test_back_after_three_rounds_leaves_the_sheet_in_one_step(phone):
     page = phone
     page.goto("/")
-    sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"])
+    sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"], PICKED)
     for pts in ((1, 2), (3, 4), (5, 6)):
         type_points(page, *pts)
         submit(page, page.locator("#save-round"))

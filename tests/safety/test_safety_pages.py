@@ -111,7 +111,8 @@ def test_it_gives_the_page_its_rounds_and_the_empty_rule_in_a_json_block(client)
 
 
 def _two_rounds(client):
-    sheet = start(client, "numx-malus", ["Léa", "Tom"])
+    # Competition scoring: the form picks the cards (classic scoring counts them).
+    sheet = start(client, "numx-malus", ["Léa", "Tom"], scoring="competition")
     client.post(f"/sheets/{sheet.pk}/rounds/", {"points-0": "3", "points-1": "7"})
     cards = json.dumps([{"kind": "red", "value": 7}, {"kind": "blue", "value": 2}])
     assert client.post(f"/sheets/{sheet.pk}/rounds/", {"cards-0": cards, "points-1": "2"}).status_code == 302

@@ -10,14 +10,15 @@ from scoring.models import Sheet
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def start(client, slug, players):
-    r = client.post(f"/new/{slug}/", {"player": players})
+def start(client, slug, players, **options):
+    r = client.post(f"/new/{slug}/", {"player": players, **{f"opt-{k}": v for k, v in options.items()}})
     assert r.status_code == 302, r.content.decode()[:2000]
     return Sheet.objects.get(pk=r.url.strip("/").split("/")[-1])
 
 
 def test_it_shows_empty_hands_in_the_pages_language_after_every_round(client):
-    sheet = start(client, "numx-malus", ["Elya", "Sasha", "Mendy", "Noa"])
+    # Competition scoring: each card's value counts, the form picks the cards.
+    sheet = start(client, "numx-malus", ["Elya", "Sasha", "Mendy", "Noa"], scoring="competition")
     page = client.get(f"/sheets/{sheet.pk}/").content.decode()
     assert page.count('<fieldset class="hand"') == 4
     assert page.count('class="value" data-value=') == 4 * 17
@@ -39,7 +40,7 @@ def test_it_shows_empty_hands_in_the_pages_language_after_every_round(client):
 
 
 def test_it_shows_a_refused_round_as_typed_and_the_empty_form_after(client):
-    sheet = start(client, "numx-malus", ["Elya", "Sasha"])
+    sheet = start(client, "numx-malus", ["Elya", "Sasha"], scoring="competition")
     client.get(f"/sheets/{sheet.pk}/")
     typed = json.dumps([{"kind": "red", "value": 3}, {"kind": "red", "value": 3}])
     r = client.post(f"/sheets/{sheet.pk}/rounds/", {"cards-0": typed, "cards-1": ""})
