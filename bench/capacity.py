@@ -248,11 +248,10 @@ def seed(out_path: str, params: dict) -> None:
                 for data in datas[:start]:
                     sheet = services.round_add(sheet=sheet, data=data)
                 assert sheet.round_count == start and not sheet.finished, (game, start)
-                describe = GAMES[game].describe("fr")
                 future = []
                 for j, data in enumerate(datas[start:]):
                     fields = _form_fields(game, players, data)
-                    back = forms.round_data(QueryDict(urllib.parse.urlencode(fields)), sheet, describe)
+                    back = forms.round_data(QueryDict(urllib.parse.urlencode(fields)), sheet)
                     assert back == data, (game, back, data)
                     future.append(
                         {
