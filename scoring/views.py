@@ -605,7 +605,7 @@ def round_undo(request, sheet_id):
     sheet, _role = get_sheet(request, sheet_id, write=True)
     # The round removed is the last one of the version the page showed, never a later one.
     shown = parse_int(request.POST.get("version", ""))
-    datas = services.round_datas(sheet)
+    datas = services.stored_rounds(sheet)
     if datas:
         number, data = len(datas), datas[-1]
         try:

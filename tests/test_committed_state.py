@@ -51,7 +51,7 @@ def test_it_shows_a_sheet_under_the_version_its_rounds_belong_to():
     stale = Sheet.objects.get(pk=created.sheet.pk)  # read at version 1, before the round below
     services.round_add(sheet=Sheet.objects.get(pk=created.sheet.pk), data={"placed": 40})
     result = services.sheet_result(stale, "fr")
-    assert stale.version == 2 and services.round_datas(stale) == [{"placed": 40}]
+    assert stale.version == 2 and services.stored_rounds(stale) == [{"placed": 40}]
     assert len(result["rounds"]) == 1
     # A reader of version 1 is told version 2, the version of the rounds it was shown.
     fresh = Sheet.objects.get(pk=created.sheet.pk)
@@ -66,7 +66,7 @@ def test_a_sheet_page_shows_one_version_when_another_phone_writes_while_it_rende
     assert creator.post("/new/coop/", {"player": ["Léa", "Marc"]}).status_code == 302
     sheet = Sheet.objects.get(owner_key=creator.session[OWNER_SESSION_KEY])
     assert creator.post(f"/sheets/{sheet.pk}/rounds/", {"placed": "31", "number": "1"}).status_code == 302
-    read_rounds, writes = services.round_datas, []
+    read_rounds, writes = services.stored_rounds, []
 
     def then_another_phone_writes(s):
         datas = read_rounds(s)
@@ -74,7 +74,7 @@ def test_a_sheet_page_shows_one_version_when_another_phone_writes_while_it_rende
             writes.append(services.round_add(sheet=Sheet.objects.get(pk=s.pk), data={"placed": 50}))
         return datas
 
-    monkeypatch.setattr(services, "round_datas", then_another_phone_writes)
+    monkeypatch.setattr(services, "stored_rounds", then_another_phone_writes)
     url = f"/sheets/{sheet.pk}/" if page == "sheet" else f"/sheets/{sheet.pk}/rounds/1/edit/"
     body = creator.get(url).content.decode()
     assert writes and Sheet.objects.get(pk=sheet.pk).version == 3
