@@ -100,8 +100,9 @@ def _draw_round(rng, game: str, players: list[str], result: dict, totals: dict) 
     if game == "coop":
         deck = (result.get("summary") or {}).get("deck") or 96
         return {"placed": rng.randint(deck // 2, deck - 1)}
-    if game == "numx-malus":
-        return load._malus_round(rng, seated, totals)
+    if game == "numx-malus":  # classic scoring: the cards left are counted (the entry form's steppers)
+        hands = load._malus_round(rng, seated, totals)["entries"]
+        return {"entries": {p: {"numeric": len(e["cards"]), "specials": 0} for p, e in hands.items()}}
     deck = rng.sample(load.NUMERIC, len(load.NUMERIC))
     if game == "numx":  # the cards each player scored this round
         sizes = {p: rng.randint(2, 6) for p in seated}
@@ -127,6 +128,12 @@ def _form_fields(game: str, players: list[str], data: dict) -> dict:
             fields[f"bid-{seat}"] = str(data["entries"][name]["bid"])
             fields[f"tricks-{seat}"] = str(data["entries"][name]["tricks"])
         fields["cards"] = str(data["cards"])
+        return fields
+    if game == "numx-malus":
+        for seat, name in enumerate(players):
+            counted = data["entries"][name]
+            fields[f"numeric-{seat}"] = str(counted["numeric"] or "")  # an empty stepper is 0
+            fields[f"specials-{seat}"] = str(counted["specials"] or "")
         return fields
     for seat, name in enumerate(players):
         if name in data["entries"]:
@@ -155,6 +162,15 @@ def _previews(game: str, players: list[str], options: dict, data: dict) -> list[
         opts["rounds"] = 1
         if len(seated) != len(players):
             opts.pop("teams", None)
+    if game == "numx-malus":  # one preview per tap on a stepper's +, every count as it stands
+        counts = {name: {"numeric": 0, "specials": 0} for name in seated}
+        out = []
+        for name in seated:
+            for _ in range(data["entries"][name]["numeric"]):
+                counts[name]["numeric"] += 1
+                rnd = {"entries": {n: dict(c) for n, c in counts.items()}}
+                out.append(json.dumps({"players": body_players, "options": opts, "rounds": [rnd]}, ensure_ascii=False))
+        return out
     hands = {name: [] for name in seated}
     out = []
 
@@ -248,11 +264,10 @@ def seed(out_path: str, params: dict) -> None:
                 for data in datas[:start]:
                     sheet = services.round_add(sheet=sheet, data=data)
                 assert sheet.round_count == start and not sheet.finished, (game, start)
-                describe = GAMES[game].describe("fr")
                 future = []
                 for j, data in enumerate(datas[start:]):
                     fields = _form_fields(game, players, data)
-                    back = forms.round_data(QueryDict(urllib.parse.urlencode(fields)), sheet, describe)
+                    back = forms.round_data(QueryDict(urllib.parse.urlencode(fields)), sheet)
                     assert back == data, (game, back, data)
                     future.append(
                         {

@@ -24,7 +24,9 @@ not one per call. Each failure logs one warning (docs/security.md, "Redis down")
 import logging
 import time
 
+from django.core.cache import cache
 from django.core.cache.backends.redis import RedisCache
+from django.db import transaction
 from redis.exceptions import RedisError
 
 log = logging.getLogger("numapp.cache")
@@ -84,3 +86,12 @@ class FailOpenRedisCache(RedisCache):
 
 for _name, _fallback in FALLBACKS.items():
     setattr(FailOpenRedisCache, _name, _fail_open(_name, _fallback))
+
+
+def keep_after_commit(key: str, value, timeout: int) -> None:
+    """Put `value` in Django's default cache once the current transaction commits (at once outside one).
+
+    What is kept was computed from the database: kept before the commit, it would outlive
+    a rollback (a refused write's own request renders the version it then abandons).
+    """
+    transaction.on_commit(lambda: cache.set(key, value, timeout))

@@ -66,7 +66,7 @@ def sheet_teams(post, typed: list[str]) -> dict | None:
     return teams or None
 
 
-def round_data(post, sheet, game: dict, *, complete: bool = True) -> dict:
+def round_data(post, sheet, *, complete: bool = True) -> dict:
     """Return the round the entry form describes, for the engine to check.
 
     The form is the one the engine's entry form description names (its kind). With
@@ -242,7 +242,7 @@ def posted_values(sheet, post) -> dict:
     }
 
 
-def seat_entry(post, sheet, game: dict, seat: int) -> dict:
+def seat_entry(post, sheet, seat: int) -> dict:
     """Return one player's entry from their own phone's form: partial is fine (a bid before the tricks)."""
     name = sheet.players[seat]
     kind = sheet.engine.entry_form(sheet.options)["kind"]
@@ -261,4 +261,4 @@ def seat_entry(post, sheet, game: dict, seat: int) -> dict:
         if placed is not None:
             out["placed"] = placed
         return out
-    return round_data(post, sheet, game).get("entries", {}).get(name, {})
+    return round_data(post, sheet).get("entries", {}).get(name, {})

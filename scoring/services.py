@@ -80,7 +80,7 @@ def score(game: str, players, options, rounds, lang: str) -> dict:
         raise InvalidInput(exc.messages(lang)) from None
 
 
-def round_datas(sheet: Sheet) -> list[dict]:
+def stored_rounds(sheet: Sheet) -> list[dict]:
     """Return the stored rounds of a sheet at `sheet.version`, in order.
 
     The rounds are read in one statement with the sheet's version. If another
@@ -102,10 +102,10 @@ def round_datas(sheet: Sheet) -> list[dict]:
 def sheet_state(sheet: Sheet, lang: str) -> tuple[dict, list[dict]]:
     """Return the engine's result and the stored rounds it scores.
 
-    Both belong to one committed version: like `round_datas`, this may move
+    Both belong to one committed version: like `stored_rounds`, this may move
     `sheet` forward to a newer version.
     """
-    datas = round_datas(sheet)
+    datas = stored_rounds(sheet)
     return sheet.engine.score(sheet.players, sheet.options, datas, lang), datas
 
 
@@ -501,5 +501,5 @@ def round_restore(*, sheet: Sheet, number: int, data, lang: str = "fr") -> Sheet
     try:
         return round_add(sheet=sheet, data=data, lang=lang, number=number)
     except Conflict:
-        datas = round_datas(sheet)
+        datas = stored_rounds(sheet)
         raise RestoreRefused(number, already=len(datas) == number and datas[-1] == data) from None

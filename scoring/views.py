@@ -3,6 +3,7 @@
 import json
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -12,9 +13,11 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from numapp.cache import keep_after_commit
 from numapp.i18n import request_lang
 from numapp.parsing import parse_int
 from numapp.ratelimit import limit_posts
+from numapp.release import release
 from scoring import access, forms, services, tokens
 from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
 from scoring.charts import PALETTE, chart_series, progression_svg
@@ -208,8 +211,37 @@ def _team_rows(result: dict) -> list[dict]:
     return rows
 
 
-def board_html(request, context: dict) -> str:
-    """Return the rendered score board: the table, the teams' table and the chart."""
+# A rendered board is kept this long in Django's cache: the watchers' phones fetch it within
+# seconds of a round, and a sheet's next version has another key (docs/performance.md).
+BOARD_KEEP = 300
+
+
+def board_key(request, sheet, lang: str, *, can_edit: bool, editing) -> str:
+    """Return the cache key of a board: everything its HTML depends on, named.
+
+    The sheet and the version its result belongs to, the release that renders it, the
+    language, whether the reader may edit (edit links, the login prompt of an anonymous
+    editor), the round being edited (no round in progress is shown then), and the sheet's
+    owner and expiry (the "kept 48h" line).
+    """
+    editor = ("editor-user" if request.user.is_authenticated else "editor") if can_edit else "reader"
+    expires = int(sheet.expires_at.timestamp()) if sheet.expires_at else 0
+    parts = (sheet.pk, sheet.version, release(), lang, editor, editing or 0, sheet.user_id or 0, expires)
+    return "board:" + ":".join(map(str, parts))
+
+
+def board_html(request, context: dict, lang: str) -> str:
+    """Return the score board (the table, the teams' table and the chart), rendered once per key."""
+    key = board_key(request, context["sheet"], lang, can_edit=context["can_edit"], editing=context["editing"])
+    html = cache.get(key)
+    if html is None:
+        html = _render_board(request, context)
+        # Kept only once the version it shows is committed (a write's own request renders it before).
+        keep_after_commit(key, html, BOARD_KEEP)
+    return mark_safe(html)
+
+
+def _render_board(request, context: dict) -> str:
     sheet, result = context["sheet"], context["result"]
     series = chart_series(sheet.players, result)
     board = {
@@ -220,7 +252,7 @@ def board_html(request, context: dict) -> str:
         "chart_series": series,
         "cell_template": f"scoring/cells/{context['game']['cell']}.html",
     }
-    return mark_safe(render_to_string("scoring/_board.html", board, request))
+    return render_to_string("scoring/_board.html", board, request)
 
 
 def _sheet_context(
@@ -313,7 +345,7 @@ def _sheet_context(
         context["seat_links"] = [
             {"name": name, "url": _seat_url(request, sheet, sheet.players.index(name))} for name in entry_players
         ]
-    context["board"] = board_html(request, context)
+    context["board"] = board_html(request, context, lang)
     if role == EDITOR:
         context["sheet_data"] = _sheet_data(request, sheet, game, result, datas, lang, editing)
     return context
@@ -385,11 +417,14 @@ def sheet_watch(request, sheet_id, token):
     if request.headers.get("If-None-Match", "").removeprefix("W/") == _watch_etag(sheet):
         return HttpResponseNotModified()
 
-    context = _sheet_context(request, sheet, role, lang=request_lang())
+    lang = request_lang()
     if request.GET.get("fragment"):
-        response = HttpResponse(context["board"])
+        # The watchers' poll after a round: the board of this version, as the first of them had it drawn.
+        kept = cache.get(board_key(request, sheet, lang, can_edit=role == EDITOR, editing=None))
+        board = kept if kept is not None else _sheet_context(request, sheet, role, lang=lang)["board"]
+        response = HttpResponse(board)
     else:
-        response = render(request, "scoring/watch.html", context)
+        response = render(request, "scoring/watch.html", _sheet_context(request, sheet, role, lang=lang))
     patch_vary_headers(response, ("Cookie",))  # the session and the language cookie change the page
     response["ETag"] = _watch_etag(sheet)  # rendering may have moved `sheet` to a newer version
     response["Cache-Control"] = "no-cache"
@@ -411,7 +446,7 @@ def seat_entry(request, sheet_id, seat, token):
     if request.method == "POST":
         number = request.POST.get("number", "")
         try:
-            entry = forms.seat_entry(request.POST, sheet, GAMES[sheet.game].describe(lang), seat)
+            entry = forms.seat_entry(request.POST, sheet, seat)
             services.draft_entry_put(sheet=sheet, player=name, entry=entry, lang=lang, number=parse_int(number))
         except services.InvalidInput as exc:
             errors = exc.errors
@@ -447,7 +482,6 @@ def draft_save(request, sheet_id):
     """Keep the entry form as the round in progress (e.g. the bids, announced before the hand)."""
     sheet, role = get_sheet(request, sheet_id, write=True)
     lang = request_lang()
-    game = GAMES[sheet.game].describe(lang)
     number = request.POST.get("number", "")
     only = {"bid"} if request.POST.get("step") == "bids" else None
     try:
@@ -456,14 +490,14 @@ def draft_save(request, sheet_id):
         else:
             entries = dict((sheet.draft or {}).get("entries") or {})
             for seat, name in enumerate(sheet.players):
-                entry = forms.seat_entry(request.POST, sheet, game, seat)
+                entry = forms.seat_entry(request.POST, sheet, seat)
                 if only is not None:
                     entry = {**(entries.get(name) or {}), **{k: v for k, v in entry.items() if k in only}}
                 if entry:
                     entries[name] = entry
             fields = {
                 k: v
-                for k, v in forms.round_data(request.POST, sheet, game, complete=False).items()
+                for k, v in forms.round_data(request.POST, sheet, complete=False).items()
                 if k in sheet.engine.draft_fields
             }
             services.draft_put(sheet=sheet, entries=entries, fields=fields, lang=lang, number=parse_int(number))
@@ -483,7 +517,7 @@ def round_add(request, sheet_id):
     sheet, role = get_sheet(request, sheet_id, write=True)
     lang = request_lang()
     try:
-        data = forms.round_data(request.POST, sheet, GAMES[sheet.game].describe(lang))
+        data = forms.round_data(request.POST, sheet)
         question = "" if request.POST.get("confirm_empty") == "1" else empty_question(sheet, data)
         if question:
             # Nothing stored: the page asks first, the same form answers "save anyway".
@@ -513,7 +547,7 @@ def round_edit(request, sheet_id, number):
     data, errors, question = datas[number - 1], [], ""
     if request.method == "POST":
         try:
-            data = forms.round_data(request.POST, sheet, GAMES[sheet.game].describe(lang))
+            data = forms.round_data(request.POST, sheet)
             question = "" if request.POST.get("confirm_empty") == "1" else empty_question(sheet, data)
             if question:
                 raise services.InvalidInput([])
@@ -571,7 +605,7 @@ def round_undo(request, sheet_id):
     sheet, _role = get_sheet(request, sheet_id, write=True)
     # The round removed is the last one of the version the page showed, never a later one.
     shown = parse_int(request.POST.get("version", ""))
-    datas = services.round_datas(sheet)
+    datas = services.stored_rounds(sheet)
     if datas:
         number, data = len(datas), datas[-1]
         try:

@@ -9,12 +9,14 @@ import threading
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
 from django.db import connection, transaction
-from django.test import Client
+from django.test import Client, RequestFactory
 
 from accounts.models import Standing
 from accounts.services import standings_recount
-from scoring import services, tokens
+from scoring import services, tokens, views
 from scoring.access import OWNER_SESSION_KEY
 from scoring.models import Player, Round, Sheet
 
@@ -49,7 +51,7 @@ def test_it_shows_a_sheet_under_the_version_its_rounds_belong_to():
     stale = Sheet.objects.get(pk=created.sheet.pk)  # read at version 1, before the round below
     services.round_add(sheet=Sheet.objects.get(pk=created.sheet.pk), data={"placed": 40})
     result = services.sheet_result(stale, "fr")
-    assert stale.version == 2 and services.round_datas(stale) == [{"placed": 40}]
+    assert stale.version == 2 and services.stored_rounds(stale) == [{"placed": 40}]
     assert len(result["rounds"]) == 1
     # A reader of version 1 is told version 2, the version of the rounds it was shown.
     fresh = Sheet.objects.get(pk=created.sheet.pk)
@@ -64,7 +66,7 @@ def test_a_sheet_page_shows_one_version_when_another_phone_writes_while_it_rende
     assert creator.post("/new/coop/", {"player": ["Léa", "Marc"]}).status_code == 302
     sheet = Sheet.objects.get(owner_key=creator.session[OWNER_SESSION_KEY])
     assert creator.post(f"/sheets/{sheet.pk}/rounds/", {"placed": "31", "number": "1"}).status_code == 302
-    read_rounds, writes = services.round_datas, []
+    read_rounds, writes = services.stored_rounds, []
 
     def then_another_phone_writes(s):
         datas = read_rounds(s)
@@ -72,7 +74,7 @@ def test_a_sheet_page_shows_one_version_when_another_phone_writes_while_it_rende
             writes.append(services.round_add(sheet=Sheet.objects.get(pk=s.pk), data={"placed": 50}))
         return datas
 
-    monkeypatch.setattr(services, "round_datas", then_another_phone_writes)
+    monkeypatch.setattr(services, "stored_rounds", then_another_phone_writes)
     url = f"/sheets/{sheet.pk}/" if page == "sheet" else f"/sheets/{sheet.pk}/rounds/1/edit/"
     body = creator.get(url).content.decode()
     assert writes and Sheet.objects.get(pk=sheet.pk).version == 3
@@ -227,3 +229,52 @@ def test_it_upserts_standings_and_drops_the_months_a_player_no_longer_has():
     Player.objects.filter(sheet=sheet, seat=1).update(user=None)
     standings_recount(user_ids={friend.pk}, game="coop")
     assert standings_of([friend], "coop") == {}
+
+
+def _watch(sheet_id, lang="fr"):
+    reader = Client()
+    reader.cookies["django_language"] = lang
+    return reader.get(f"/w/{sheet_id}/{tokens.read_token(sheet_id)}/?fragment=1").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_never_serves_a_board_drawn_for_a_write_that_rolled_back():
+    created = services.sheet_create(game="coop", players=["Léa", "Marc"], options={})
+    services.round_add(sheet=Sheet.objects.get(pk=created.sheet.pk), data={"placed": 31})
+    # A write's own request draws the board of the version it is writing, then fails.
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.round_add(sheet=Sheet.objects.get(pk=created.sheet.pk), data={"placed": 11})
+        assert ">11/93<" in _watch(created.sheet.pk)
+        raise RuntimeError("the request fails after the board was drawn")
+    # Another phone writes that same version with another round: its board is the one shown.
+    services.round_add(sheet=Sheet.objects.get(pk=created.sheet.pk), data={"placed": 22})
+    for _ in range(2):
+        board = _watch(created.sheet.pk)
+        assert ">22/93<" in board and ">11/93<" not in board
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_kept_board_is_the_one_of_its_language_its_reader_and_its_release(monkeypatch):
+    creator = Client()
+    assert creator.post("/new/coop/", {"player": ["Léa", "Marc"]}).status_code == 302
+    sheet = Sheet.objects.get(owner_key=creator.session[OWNER_SESSION_KEY])
+    assert creator.post(f"/sheets/{sheet.pk}/rounds/", {"placed": "31", "number": "1"}).status_code == 302
+    mine = creator.get(f"/sheets/{sheet.pk}/").content.decode()  # the creator's board, with its edit links
+    assert f"/sheets/{sheet.pk}/rounds/1/edit/" in mine
+    french, english = _watch(sheet.pk, "fr"), _watch(sheet.pk, "en")
+    assert "perdue" in french and ">lost<" in english and "perdue" not in english
+    assert "/rounds/1/edit/" not in french + english
+    # Drawn once, then served as kept: a board put under its key is what the next reader gets...
+    sheet.refresh_from_db()
+    key = views.board_key(_anonymous(), sheet, "fr", can_edit=False, editing=None)
+    cache.set(key, "<p>kept</p>")
+    assert _watch(sheet.pk) == "<p>kept</p>"
+    # ...and another release of the app never serves it.
+    monkeypatch.setattr(views, "release", lambda: "another-release")
+    assert ">31/93<" in _watch(sheet.pk)
+
+
+def _anonymous():
+    request = RequestFactory().get("/")
+    request.user = AnonymousUser()
+    return request

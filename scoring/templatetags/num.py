@@ -1,8 +1,14 @@
-from django import template
-from django.utils.safestring import mark_safe
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+import hashlib
+import json
 
+from django import template
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from numapp.release import release
 from scoring.qr import qr_svg
 
 register = template.Library()
@@ -72,7 +78,26 @@ def signed(points) -> str:
     return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
 
 
+# A card picker is kept this long in Django's cache: the same picker serves every hand of
+# every sheet of a game with the same cards, in one language (docs/performance.md).
+PICKER_KEEP = 24 * 3600
+
+
 @register.simple_tag(takes_context=True)
 def card_hands(context):
-    """Return the hands of a card game's entry form (a card picker per player)."""
-    return mark_safe(context.template.engine.get_template("scoring/_hands.html").render(context))
+    """Return the hands of a card game's entry form, each with the card picker drawn once.
+
+    The picker (a grid of 17 values × the deck's colours, the specials and actions) is the
+    same for every hand: it depends only on the cards the sheet plays and the language,
+    which its key names with the release that draws it. Each hand's own values (its cards,
+    its typed points) are drawn around it, every time.
+    """
+    picker = context["game"]["cards"]["picker"]
+    digest = hashlib.sha256(json.dumps(picker, sort_keys=True).encode()).hexdigest()[:16]
+    key = f"picker:{release()}:{get_language()}:{digest}"
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string("scoring/_picker.html", {"game": context["game"]})
+        cache.set(key, html, PICKER_KEEP)  # drawn from the catalogue alone, never from the database
+    with context.push(picker_html=mark_safe(html)):
+        return mark_safe(context.template.engine.get_template("scoring/_hands.html").render(context))

@@ -98,9 +98,6 @@ function setUpPicker(form) {
     let cards = [];
     try { cards = JSON.parse(input.value || "[]"); } catch (e) { cards = []; }
     state.set(seat, { cards, colour: null });
-    // As many columns as the sheet's colours (a style attribute would be refused by the CSP).
-    const grid = $(".card-grid", hand);
-    if (grid && grid.dataset.cols) grid.style.setProperty("--cols", grid.dataset.cols);
     const toggle = $(".hand-toggle", hand);
     toggle.addEventListener("click", () => open(hand));
     $$(".colour", hand).forEach((b) => b.addEventListener("click", () => {
@@ -476,6 +473,7 @@ function setUpMain(root) {
   $$(".share-url", root).forEach((i) => i.addEventListener("focus", () => i.select()));
   setUpShareButtons(root);
   if (window.NumTable) window.NumTable.setUpPage(root);
+  if (window.NumPhones) window.NumPhones.setUpPage(root);
 }
 
 document.documentElement.classList.add("js");

@@ -98,50 +98,60 @@
   }
 
   // The sheet's phone: when another phone sends an entry, show it; the form is reloaded
-  // with it only while nothing is being typed here, else a button offers it.
-  function setUpSheetPage(form) {
-    let touched = false;
-    form.addEventListener("input", () => { touched = true; });
-    form.addEventListener("click", (ev) => { if (ev.target.closest("button")) touched = true; });
-    let version = $("#board")?.dataset.version;
-    async function poll() {
-      try {
-        const resp = await fetch(`/api/v1/sheets/${sheetId()}/draft/`, {
-          headers: { "If-None-Match": `"${version}"` }, cache: "no-store",
-        });
-        if (resp.status === 200) {
-          const draft = await resp.json();
-          if (String(draft.version) !== String(version)) {
-            version = String(draft.version);
-            if (!touched) { location.reload(); return; }
-            offer();
-          }
-        }
-      } catch (e) { /* no network: the next tick tries again */ }
-      setTimeout(poll, document.hidden ? 10000 : 2000);
-    }
-    function offer() {
-      if ($("#draft-news")) return;
-      const note = document.createElement("p");
-      note.id = "draft-news";
-      note.className = "banner";
-      note.setAttribute("role", "status");
-      const reload = document.createElement("button");
-      reload.type = "button";
-      reload.className = "ghost";
-      reload.textContent = say("Voir les nouvelles saisies", "Show the new entries");
-      reload.addEventListener("click", () => location.reload());
-      note.append(say("D'autres téléphones ont saisi. ", "Other phones sent entries. "), reload);
-      form.before(note);
-    }
-    setTimeout(poll, 2000);
+  // with it only while nothing is being typed here, else a button offers it. Set up again
+  // each time the page's main is shown afresh (a round saved in place, table.js): the form,
+  // the version and what was typed are those of the page on screen, never an earlier one.
+  let shown = null; // {form, version, touched}
+  let polling = false;
+  function setUpSheetPage(root) {
+    $$(".seat-url", root).forEach((i) => i.addEventListener("focus", () => i.select()));
+    const form = $("#round-form", root);
+    shown = form && $("#seat-links", root) ? { form, version: $("#board", root)?.dataset.version, touched: false } : null;
+    if (!shown) return;
+    const mine = shown;
+    // Only a person's typing counts (the page's own script fires input events too, to update previews).
+    form.addEventListener("input", (ev) => { if (ev.isTrusted) mine.touched = true; });
+    form.addEventListener("click", (ev) => { if (ev.isTrusted && ev.target.closest("button")) mine.touched = true; });
+    if (!polling) { polling = true; setTimeout(poll, 2000); }
   }
+  async function poll() {
+    const mine = shown;
+    if (!mine || !document.contains(mine.form)) { polling = false; return; }
+    try {
+      const resp = await fetch(`/api/v1/sheets/${sheetId()}/draft/`, {
+        headers: { "If-None-Match": `"${mine.version}"` }, cache: "no-store",
+      });
+      // A version this phone wrote itself (a round saved, removed, restored) is shown by its own answer.
+      const writing = window.NumTable && window.NumTable.writing();
+      if (resp.status === 200 && mine === shown && !writing) {
+        const draft = await resp.json();
+        if (String(draft.version) !== String(mine.version)) {
+          mine.version = String(draft.version);
+          if (!mine.touched) { location.reload(); return; }
+          offer(mine.form);
+        }
+      }
+    } catch (e) { /* no network: the next tick tries again */ }
+    setTimeout(poll, document.hidden ? 10000 : 2000);
+  }
+  function offer(form) {
+    if ($("#draft-news")) return;
+    const note = document.createElement("p");
+    note.id = "draft-news";
+    note.className = "banner";
+    note.setAttribute("role", "status");
+    const reload = document.createElement("button");
+    reload.type = "button";
+    reload.className = "ghost";
+    reload.textContent = say("Voir les nouvelles saisies", "Show the new entries");
+    reload.addEventListener("click", () => location.reload());
+    note.append(say("D'autres téléphones ont saisi. ", "Other phones sent entries. "), reload);
+    form.before(note);
+  }
+  window.NumPhones = { setUpPage: setUpSheetPage };
 
   document.addEventListener("DOMContentLoaded", () => {
     const seatForm = $("#seat-form");
     if (seatForm) setUpSeat(seatForm);
-    const roundForm = $("#round-form");
-    if (roundForm && $("#seat-links")) setUpSheetPage(roundForm);
-    $$(".seat-url").forEach((i) => i.addEventListener("focus", () => i.select()));
   });
 })();

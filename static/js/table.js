@@ -24,6 +24,7 @@ window.NumTable = (() => {
   let picker = null;
   let initial = null; // the form's fields as the server rendered them
   let busy = false;
+  let inPlace = 0; // forms sent without a history entry (remove, restore) still waiting for their page
 
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -686,10 +687,11 @@ window.NumTable = (() => {
   function sendInPlace(f) {
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
+      inPlace += 1;
       try {
         const resp = await fetch(f.action, { method: "POST", body: new FormData(f), credentials: "same-origin" });
         if (resp.ok && resp.redirected) { await refresh({ html: await resp.text(), scroll: true }); return; }
-      } catch (e) { /* no network: say so below */ }
+      } catch (e) { /* no network: say so below */ } finally { inPlace -= 1; }
       const out = document.createElement("p");
       out.className = "field-error";
       out.setAttribute("role", "alert");
@@ -771,6 +773,8 @@ window.NumTable = (() => {
       } else flush();
     },
     flushNow: () => flush(),
+    // This phone is writing to the sheet: its own answer will show the sheet as it then is.
+    writing: () => busy || sending || inPlace > 0,
   };
 })();
 

@@ -116,3 +116,30 @@ def test_the_sheets_phone_keeps_what_it_typed_and_takes_the_other_phones_entries
     expect(creator.locator("#bid-0")).to_have_value("1")  # what this phone typed survived
     expect(creator.locator("#bid-1")).to_have_value("1")  # and Marc's phone's bid came in
     assert Sheet.objects.get(pk=sheet_id).draft["entries"] == {"Marc": {"bid": 1}}
+
+
+def test_the_sheets_phone_still_takes_the_players_entries_after_saving_a_round_in_place(new_phone):
+    creator = new_phone()
+    sheet_id = new_sheet(creator, "numking", KING)
+    links = seat_links(creator)
+    for seat, (bid, took) in enumerate(((1, 1), (0, 0), (0, 0))):
+        creator.locator(f"#bid-{seat}").fill(str(bid))
+        creator.locator(f"#tricks-{seat}").fill(str(took))
+    board = creator.locator("#board")
+    submit(creator, creator.locator("#save-round"))  # saved in place: the page is not loaded again
+    expect(creator.locator("table.scores tbody tr")).to_have_count(1)
+    expect(creator.locator("#board")).to_have_attribute("data-version", str(Sheet.objects.get(pk=sheet_id).version))
+    assert board.count() == 1
+    # Round 2: Marc announces his bid from his own phone; the sheet's phone, untouched since the save, takes it.
+    marc = new_phone()
+    marc.goto(links["Marc"])
+    send(marc, "bid", 2)
+    expect(creator.locator("#bid-1")).to_have_value("2", timeout=6000)
+    expect(creator.locator("#draft li", has_text="Marc")).to_contain_text("2")
+    # Typed here since: the next entry is offered, not forced in.
+    creator.locator("#bid-0").fill("1")
+    nina = new_phone()
+    nina.goto(links["Nina"])
+    send(nina, "bid", 1)
+    expect(creator.locator("#draft-news button")).to_be_visible(timeout=6000)
+    expect(creator.locator("#bid-0")).to_have_value("1")

@@ -51,3 +51,21 @@ def test_it_shows_a_refused_round_as_typed_and_the_empty_form_after(client):
     # ...and the next view is the empty form again.
     again = client.get(f"/sheets/{sheet.pk}/").content.decode()
     assert 'id="cards-0" value=""' in again
+
+
+def test_each_hand_gets_the_picker_of_its_sheets_cards_and_language(client):
+    import re
+
+    speedrun = start(client, "numx", ["Léa", "Marc"], mode="speedrun")
+    family = start(client, "numx", ["Léa", "Marc", "Hugo"], mode="family")
+    full = client.get(f"/sheets/{speedrun.pk}/").content.decode()
+    # The same picker in every hand, actions included (Block is one of them).
+    assert full.count('data-name="block"') == 2 and full.count('class="cell c-red" data-kind="red"') == 2 * 17
+    # A Family sheet plays no action card: its hands never get the full deck's picker.
+    for lang, words in (("fr", "Cartes par valeur et couleur"), ("en", "Cards by value and colour")):
+        page = client.get(f"/sheets/{family.pk}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        assert 'class="special action"' not in page
+        assert page.count(words) == 3 and page.count('class="cell c-red" data-kind="red"') == 3 * 17
+    en = client.get(f"/sheets/{speedrun.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert re.findall(r'class="colour c-red" data-kind="red" aria-pressed="false">([^<]+)<', en) == ["red", "red"]
+    assert "Cartes par valeur et couleur" not in en
