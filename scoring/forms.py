@@ -16,7 +16,9 @@ from scoring.services import InvalidInput
 # The messages the pages also give before sending (templates/scoring/_hands.html, app.js): the same words.
 NOT_A_NUMBER = gettext_lazy("%(label)s: “%(value)s” is not a whole number.")
 TOO_LARGE = gettext_lazy("%(label)s: “%(value)s” is too large.")
-BOTH = gettext_lazy("%(name)s: cards picked and points typed, only one can count. Remove the cards or clear the points.")
+BOTH = gettext_lazy(
+    "%(name)s: cards picked and points typed, only one can count. Remove the cards or clear the points."
+)
 
 
 def _int(value: str, path: str, label: str):
