@@ -7,16 +7,18 @@ name is safe in a form.
 import json
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from numapp.parsing import JSONRefused, load_json, looks_like_int, parse_int
 from scoring.games import names
 from scoring.services import InvalidInput
 
 # The messages the pages also give before sending (templates/scoring/_hands.html, app.js): the same words.
-NOT_A_NUMBER = _lazy("%(label)s: “%(value)s” is not a whole number.")
-TOO_LARGE = _lazy("%(label)s: “%(value)s” is too large.")
-BOTH = _lazy("%(name)s: cards picked and points typed, only one can count. Remove the cards or clear the points.")
+NOT_A_NUMBER = gettext_lazy("%(label)s: “%(value)s” is not a whole number.")
+TOO_LARGE = gettext_lazy("%(label)s: “%(value)s” is too large.")
+BOTH = gettext_lazy(
+    "%(name)s: cards picked and points typed, only one can count. Remove the cards or clear the points."
+)
 
 
 def _int(value: str, path: str, label: str):
