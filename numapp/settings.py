@@ -125,7 +125,8 @@ if REDIS_URL:
         }
     }
 else:
-    # Each process its own; room for the QR codes of 1,500 live tables (scoring/qr.py).
+    # Each process its own: the QR codes (scoring/qr.py), the score boards of the last minute and the
+    # card pickers (scoring/views.py board_html, num.card_hands; docs/performance.md).
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 10_000}}
     }

@@ -213,7 +213,7 @@ def _team_rows(result: dict) -> list[dict]:
 
 # A rendered board is kept this long in Django's cache: the watchers' phones fetch it within
 # seconds of a round, and a sheet's next version has another key (docs/performance.md).
-BOARD_KEEP = 300
+BOARD_KEEP = 60
 
 
 def board_key(request, sheet, lang: str, *, can_edit: bool, editing) -> str:
