@@ -2,6 +2,7 @@
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
@@ -220,13 +221,23 @@ def board_key(request, sheet, lang: str, *, can_edit: bool, editing) -> str:
     """Return the cache key of a board: everything its HTML depends on, named.
 
     The sheet and the version its result belongs to, the release that renders it, the
-    language, whether the reader may edit (edit links, the login prompt of an anonymous
-    editor), the round being edited (no round in progress is shown then), and the sheet's
-    owner and expiry (the "kept 48h" line).
+    language and the time zone (the "kept 48h" line's date), whether the reader may edit
+    (edit links, the login prompt of an anonymous editor), the round being edited (no round
+    in progress is shown then), and the sheet's owner and expiry.
     """
     editor = ("editor-user" if request.user.is_authenticated else "editor") if can_edit else "reader"
     expires = int(sheet.expires_at.timestamp()) if sheet.expires_at else 0
-    parts = (sheet.pk, sheet.version, release(), lang, editor, editing or 0, sheet.user_id or 0, expires)
+    parts = (
+        sheet.pk,
+        sheet.version,
+        release(),
+        lang,
+        settings.TIME_ZONE,
+        editor,
+        editing or 0,
+        sheet.user_id or 0,
+        expires,
+    )
     return "board:" + ":".join(map(str, parts))
 
 
