@@ -51,7 +51,7 @@ const fill = (template, params) => template.replace(/\{(\w+)\}/g, (m, k) => (k i
 // cards (only one can count). The messages are the server's (data-* of the hand, translated).
 function handProblem(hand, cards) {
   const name = hand.dataset.name;
-  const typed = readTyped($(`#points-${hand.dataset.seat}`).value);
+  const typed = readTyped($(`#points-${hand.dataset.seat}`, hand).value);
   if (typed.error) {
     const template = typed.error === "tooLarge" ? hand.dataset.tooLarge : hand.dataset.notNumber;
     return { path: `entries.${name}.points`, message: fill(template, { label: name, value: typed.shown }) };
@@ -61,7 +61,7 @@ function handProblem(hand, cards) {
 }
 function handCards(hand) {
   let cards = [];
-  try { cards = JSON.parse($(`#cards-${hand.dataset.seat}`).value || "[]"); } catch (e) { cards = []; }
+  try { cards = JSON.parse($(`#cards-${hand.dataset.seat}`, hand).value || "[]"); } catch (e) { cards = []; }
   return Array.isArray(cards) ? cards : [];
 }
 // Every hand's problem in the form, as the server would list them (table.js and phones.js refuse to send them).
@@ -169,8 +169,8 @@ function setUpPicker(form) {
     hands.forEach((hand) => {
       const seat = hand.dataset.seat;
       const s = state.get(seat);
-      $(`#cards-${seat}`).value = s.cards.length ? JSON.stringify(s.cards) : "";
-      const chips = $(`#chips-${seat}`);
+      $(`#cards-${seat}`, hand).value = s.cards.length ? JSON.stringify(s.cards) : "";
+      const chips = $(`#chips-${seat}`, hand);
       chips.replaceChildren(...s.cards.map((c, i) => {
         const li = document.createElement("li");
         const b = document.createElement("button");
@@ -198,7 +198,7 @@ function setUpPicker(form) {
   let timer = null;
   function schedule() { clearTimeout(timer); timer = setTimeout(preview, 250); }
   // Nothing picked and nothing typed: no points to show yet.
-  const isEmpty = (hand) => !state.get(hand.dataset.seat).cards.length && $(`#points-${hand.dataset.seat}`).value.trim() === "";
+  const isEmpty = (hand) => !state.get(hand.dataset.seat).cards.length && $(`#points-${hand.dataset.seat}`, hand).value.trim() === "";
   async function preview() {
     const round = roundFromForm(form, game);
     // A player's own page scores their hand alone: the others' hands count as empty, not as absent.
@@ -238,7 +238,7 @@ function setUpPicker(form) {
     reload() {
       hands.forEach((hand) => {
         let cards = [];
-        try { cards = JSON.parse($(`#cards-${hand.dataset.seat}`).value || "[]"); } catch (e) { cards = []; }
+        try { cards = JSON.parse($(`#cards-${hand.dataset.seat}`, hand).value || "[]"); } catch (e) { cards = []; }
         state.get(hand.dataset.seat).cards = Array.isArray(cards) ? cards : [];
         hand.classList.remove("invalid");
         $(".live", hand).textContent = "";
