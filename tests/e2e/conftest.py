@@ -103,42 +103,17 @@ def shot(page, name: str) -> Path:
     return path
 
 
-def phone_context(browser, live_server, width: int, lang: str, *, height: int = 800, scheme: str = "light", cookies=()):
-    """Return a browser context sized like a phone, speaking `lang` (its language cookie set), with `cookies` too."""
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        locale="fr-FR" if lang == "fr" else "en-GB",
-        base_url=live_server.url,
-        color_scheme=scheme,
-    )
-    host = live_server.url.split("//", 1)[1].split(":")[0]
-    context.add_cookies(
-        [
-            {"name": name, "value": value, "domain": host, "path": "/"}
-            for name, value in (*cookies, ("django_language", lang))
-        ]
-    )
-    return context
-
-
-def type_players(page, players: list[str]) -> None:
-    """Type the players' names in the new-sheet form like a user, revealing name fields as needed."""
+def new_sheet(page, slug: str, players: list[str], options: dict | None = None, screenshot: str = "") -> str:
+    """Fill the new-sheet form like a user (revealing name fields as needed); return the sheet id."""
     from playwright.sync_api import expect
 
+    page.goto(f"/new/{slug}/")
     for seat, name in enumerate(players):
         field = page.locator(f"#player-{seat}")
         if not field.is_visible():
             page.locator("#add-player").click()
         expect(field).to_be_visible()
         field.fill(name)
-
-
-def new_sheet(page, slug: str, players: list[str], options: dict | None = None, screenshot: str = "") -> str:
-    """Fill the new-sheet form like a user (revealing name fields as needed); return the sheet id."""
-    from playwright.sync_api import expect
-
-    page.goto(f"/new/{slug}/")
-    type_players(page, players)
     for name, value in (options or {}).items():
         if isinstance(value, bool):
             page.locator(f"input[name=opt-{name}]").set_checked(value)

@@ -17,7 +17,7 @@ from accounts.services import standings_recount
 from scoring import access, services, tokens
 from scoring.models import Player
 
-from .conftest import phone_context, shot
+from .conftest import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -140,8 +140,18 @@ def site(live_server):
 
 def open_all(browser, live_server, site, width, lang, logged_in, scheme="light", screenshots=False):
     sheets, session, user = site[logged_in]
-    context = phone_context(
-        browser, live_server, width, lang, height=740, scheme=scheme, cookies=[("sessionid", session)]
+    context = browser.new_context(
+        viewport={"width": width, "height": 740},
+        locale="fr-FR" if lang == "fr" else "en-GB",
+        base_url=live_server.url,
+        color_scheme=scheme,
+    )
+    host = live_server.url.split("//", 1)[1].split(":")[0]
+    context.add_cookies(
+        [
+            {"name": "sessionid", "value": session, "domain": host, "path": "/"},
+            {"name": "django_language", "value": lang, "domain": host, "path": "/"},
+        ]
     )
     errors, overflows = [], []
     try:

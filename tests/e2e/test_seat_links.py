@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Round, Sheet
-from tests.e2e.conftest import phone_context, shot, submit
+from tests.e2e.conftest import shot, submit
 
 from .test_phone_fits import OVERFLOW
 
@@ -47,7 +47,13 @@ def phone_at(browser, live_server, request):
     contexts, errors = [], []
 
     def make(width=390, lang="fr", script="", clipboard=False):
-        context = phone_context(browser, live_server, width, lang)
+        context = browser.new_context(
+            viewport={"width": width, "height": 800},
+            locale="fr-FR" if lang == "fr" else "en-GB",
+            base_url=live_server.url,
+        )
+        host = live_server.url.split("//", 1)[1].split(":")[0]
+        context.add_cookies([{"name": "django_language", "value": lang, "domain": host, "path": "/"}])
         if clipboard:
             context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
         if script:

@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.games import GAMES
 from scoring.models import Round, Sheet
-from tests.e2e.conftest import phone_context, shot, submit, type_players
+from tests.e2e.conftest import shot, submit
 
 from .test_phone_fits import OVERFLOW
 
@@ -75,7 +75,14 @@ def table_phone(browser, live_server):
     contexts, errors = [], []
 
     def make(width, lang, scheme):
-        context = phone_context(browser, live_server, width, lang, scheme=scheme)
+        context = browser.new_context(
+            viewport={"width": width, "height": 800},
+            locale="fr-FR" if lang == "fr" else "en-GB",
+            base_url=live_server.url,
+            color_scheme=scheme,
+        )
+        host = live_server.url.split("//", 1)[1].split(":")[0]
+        context.add_cookies([{"name": "django_language", "value": lang, "domain": host, "path": "/"}])
         context.set_default_timeout(8000)
         contexts.append(context)
         page = context.new_page()
@@ -95,9 +102,14 @@ def create(page, slug, players, lang, options=(), teams=None):
     page.goto(f"/new/{slug}/")
     if teams:
         page.locator("#play-teams").check()
-    type_players(page, players)
-    for seat, name in enumerate(players if teams else ()):
-        page.locator(f"#team-{seat}").select_option(label=WORDS[lang]["team"].format(teams[name]))
+    for seat, name in enumerate(players):
+        field = page.locator(f"#player-{seat}")
+        if not field.is_visible():
+            page.locator("#add-player").click()
+        expect(field).to_be_visible()
+        field.fill(name)
+        if teams:
+            page.locator(f"#team-{seat}").select_option(label=WORDS[lang]["team"].format(teams[name]))
     for name, value in options:
         field = page.locator(f"input[name=opt-{name}]")
         if isinstance(value, bool):
