@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.signals import request_finished
 from django.http import Http404
+from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
 from django.urls import Resolver404, is_valid_path, resolve
 
 from numapp import views
@@ -22,6 +23,15 @@ CSP = (
 # (a worker's policy is the one its script is served with) may do it, never a page.
 WORKER_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
 WORKER_PATH = settings.STATIC_URL + "js/engine-worker."
+
+
+class GZipMiddleware(DjangoGZipMiddleware):
+    """Django's gzip, except for event streams: gzip holds small writes back, and an event must leave at once."""
+
+    def process_response(self, request, response):
+        if response.get("Content-Type", "").startswith("text/event-stream"):
+            return response
+        return super().process_response(request, response)
 
 
 class SecurityHeadersMiddleware:

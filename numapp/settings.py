@@ -61,7 +61,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "numapp.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.middleware.gzip.GZipMiddleware",
+    "numapp.middleware.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -113,6 +113,9 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+    # The test database is a file, not shared memory: the ASGI server the browser tests start
+    # (tests/asgi_server.py) answers from its own threads, each with its own connection.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
@@ -224,6 +227,10 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Anonymous sheets live this long; the purge runs this often.
+# The live table (scoring/live.py): announced through Redis when there is one, else in this
+# process; each process holds at most LIVE_MAX_STREAMS open streams (then 503: the phone polls).
+LIVE_REDIS_URL = REDIS_URL
+LIVE_MAX_STREAMS = env_int("LIVE_MAX_STREAMS", 5000, minimum=1)
 ANONYMOUS_SHEET_TTL = timedelta(hours=env_int("ANONYMOUS_SHEET_TTL_HOURS", 48, minimum=1))
 PURGE_INTERVAL_SECONDS = env_int("PURGE_INTERVAL_SECONDS", 15 * 60, minimum=1)
 PURGE_BATCH_SIZE = env_int("PURGE_BATCH_SIZE", 5000, minimum=1)

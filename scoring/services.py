@@ -18,7 +18,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from rest_framework.utils.encoders import JSONEncoder
 
-from scoring import tokens
+from scoring import live, tokens
 from scoring.exceptions import (
     Conflict,
     DraftMoved,
@@ -167,6 +167,7 @@ def _store(sheet: Sheet, result: dict) -> None:
     sheet.round_count = len(result["rounds"])
     sheet.updated_at = timezone.now()
     sheet.save(update_fields=["version", "finished", "round_count", "updated_at", "draft"])
+    live.announce(sheet)
     winners = set(result["winners"]) if result["finished"] else set()
     teams = result.get("teams") or {}
     team_of = {m: t for t, team in teams.items() for m in team["members"]}
@@ -311,6 +312,7 @@ def _draft_write(sheet: Sheet, lang: str, change, *, number: int | None = None, 
         sheet.version += 1
         sheet.updated_at = timezone.now()
         sheet.save(update_fields=["draft", "version", "updated_at"])
+        live.announce(sheet)
     return sheet
 
 
@@ -481,8 +483,14 @@ def sheet_save_to_account(*, sheet: Sheet, user) -> bool:
 
 
 def _give(sheets, user) -> int:
-    """Give these anonymous sheets to `user`: kept for good, and the account decides who edits."""
-    return sheets.update(
+    """Give these anonymous sheets to `user`: kept for good, and the account decides who edits.
+
+    Their streams check again who may listen: an edit link's right ends here too.
+    """
+    ids = list(sheets.values_list("pk", flat=True))
+    for sheet_id in ids:
+        live.announce_recheck(sheet_id)
+    return Sheet.objects.filter(pk__in=ids).update(
         user=user,
         expires_at=None,
         owner_key="",

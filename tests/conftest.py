@@ -64,3 +64,15 @@ def redis_broker(redis_server, settings):
     settings.CELERY_BROKER_URL = redis_server.url(1)
     settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}
     return redis_server
+
+
+@pytest.fixture(scope="session")
+def live_server(django_db_setup, django_db_blocker):
+    """The app under uvicorn, as production runs it (tests/asgi_server.py), for the whole session."""
+    from tests.asgi_server import AsgiLiveServer
+
+    server = AsgiLiveServer()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -2,7 +2,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from numapp import converters  # noqa: F401 (registers <sheet:…>, <num:…>)
-from scoring.api import views
+from scoring.api import events, views
 
 urlpatterns = [
     path("games/", views.GameListView.as_view(), name="api-games"),
@@ -13,6 +13,7 @@ urlpatterns = [
     path("sheets/<sheet:sheet_id>/rounds/<num:number>/", views.RoundDetailView.as_view(), name="api-round"),
     path("sheets/<sheet:sheet_id>/draft/", views.DraftView.as_view(), name="api-draft"),
     path("sheets/<sheet:sheet_id>/draft/entries/<str:player>/", views.DraftEntryView.as_view(), name="api-draft-entry"),
+    path("sheets/<sheet:sheet_id>/events/", events.sheet_events, name="api-events"),
     path("sheets/<sheet:sheet_id>/rematch/", views.RematchView.as_view(), name="api-rematch"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -395,6 +395,10 @@ class Game:
         """
         return self.entry
 
+    # The entry fields the whole table knows before the round is saved (a bid is said aloud):
+    # the live table shows them on every phone, and keeps the rest of an entry to the sheet's phone.
+    public_entry_fields: tuple[str, ...] = ()
+
     def entry_form(self, options):
         """Return what the pages need to enter and show a sheet's rounds: the engine decides, never the slug.
 

@@ -167,6 +167,7 @@ class NumKing(Game):
     cell = "bid_tricks"
     has_bonus_row = True  # the longest exact streak's bonus
     draft_fields = ("cards",)
+    public_entry_fields = ("bid",)
     lone_empty_unusual = False  # bidding 0 and taking nothing is part of the game
 
     def empty_rule(self, options):

@@ -1,0 +1,55 @@
+"""The app under a real ASGI server (uvicorn, as in production), in a thread of the test process.
+
+It stands in for pytest-django's `live_server` (tests/conftest.py): the pages' event streams
+need ASGI, and the same server answers every other request. The test database is a file
+(numapp/settings.py, DATABASES TEST NAME), so the server's threads and the test share it.
+"""
+
+import socket
+import threading
+import time
+
+import uvicorn
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.core.asgi import get_asgi_application
+from django.test.utils import modify_settings
+
+
+class AsgiLiveServer:
+    """uvicorn serving the Django app on a free loopback port until `stop()`."""
+
+    def __init__(self, host: str = "localhost"):
+        self.host = host
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        config = uvicorn.Config(
+            ASGIStaticFilesHandler(get_asgi_application()),
+            lifespan="off",
+            log_level="warning",
+            access_log=False,
+            timeout_graceful_shutdown=1,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        # pytest-django's _live_server_helper enables this around each test that uses the server.
+        self._live_server_modified_settings = modify_settings(ALLOWED_HOSTS={"append": host})
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.01)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def __str__(self) -> str:
+        return self.url
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
