@@ -475,6 +475,9 @@ def seat_entry(request, sheet_id, seat, token):
             "playing": name in players_now,
             "mine": (sheet.draft.get("entries") or {}).get(name) if sheet.draft else None,
             "late": late,
+            # Num King's phases: the bids, then (every bid in) the bids of the table and the tricks.
+            "bids_in": bool(context["draft_rows"])
+            and all(isinstance(r["entry"], dict) and "bid" in r["entry"] for r in context["draft_rows"]),
             "watch_url": reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk)]) + "?fragment=1",
             "entry_players": [name],
         }

@@ -398,22 +398,24 @@ function setUpSteppers(root) {
   update();
 }
 
-// Share-link page: fetch the board again when the sheet's version changes.
+// Share-link page: the board follows the sheet (static/js/live.js); each newer version is fetched once.
 function setUpWatch(root) {
-  let version = $("#board", root).dataset.version;
+  const link = location.pathname.match(/^\/w\/([^/]+)\/([^/]+)\//);
+  if (!link || !window.NumLive) return;
   const url = root.dataset.url;
-  async function poll() {
-    try {
-      const etag = `"${version}-${document.documentElement.lang}"`;  // as the server tags the page
-      const resp = await fetch(url, { headers: { "If-None-Match": etag }, cache: "no-store" });
-      if (resp.status === 200) {
-        root.innerHTML = await resp.text();
-        version = $("#board", root).dataset.version;
-      }
-    } catch (e) { /* network hiccup: try again on the next tick */ }
-    setTimeout(poll, document.hidden ? 10000 : 2000);
+  const version = () => $("#board", root).dataset.version;
+  async function fetchBoard() {
+    const etag = `"${version()}-${document.documentElement.lang}"`;  // as the server tags the page
+    const resp = await fetch(url, { headers: { "If-None-Match": etag }, cache: "no-store" });
+    if (resp.status === 200) root.innerHTML = await resp.text();
+    return Number(version());
   }
-  setTimeout(poll, 2000);
+  NumLive.follow({
+    url: `/api/v1/sheets/${link[1]}/events/?share=${encodeURIComponent(link[2])}`,
+    version: version(),
+    onChange: fetchBoard,
+    poll: async () => ({ version: await fetchBoard(), fetched: true }),
+  });
 }
 
 // A link's share button: the phone's own share sheet (navigator.share) where there is one,

@@ -7,6 +7,9 @@
   const csrf = (form) => ($("input[name=csrfmiddlewaretoken]", form) || {}).value || "";
   const lang = document.documentElement.lang;
 
+  let retrySeat = null; // the entry form on screen sends what waited for the network
+  window.addEventListener("online", () => { if (retrySeat) retrySeat(); });
+
   // A player's own phone: send their entry to the round in progress.
   function setUpSeat(form) {
     const token = location.pathname.replace(/\/$/, "").split("/").pop();
@@ -74,13 +77,25 @@
       status.textContent = errors.map((e) => e.message).join(" ") || say("Pas de réseau : réessayez.", "No network: try again.");
       const late = errors.find((e) => e.code === "round_saved");
       if (late) {
-        const next = Number(form.elements.number.value) + 1;
-        const keep = document.createElement("button");
-        keep.type = "button";
-        keep.className = "ghost late-keep";
-        keep.textContent = say(`Garder pour la manche ${next}`, `Keep it for round ${next}`);
-        keep.addEventListener("click", () => { form.elements.number.value = String(next); send(next); });
-        status.after(keep);
+        // The round was saved before this entry arrived: the page moves on to the next round.
+        // Only a bid may be offered again, as a bid alone: tricks, a hand or points belong to
+        // the round they were played in.
+        const sent = payload;
+        await refreshSeat(true);
+        const fresh = $("#seat-form");
+        if (fresh && "bid" in sent && !("tricks" in sent)) {
+          const next = Number(fresh.elements.number.value);
+          const keep = document.createElement("button");
+          keep.type = "button";
+          keep.className = "ghost late-keep";
+          keep.textContent = say(`Annoncer ${sent.bid} pour la manche ${next}`, `Bid ${sent.bid} for round ${next}`);
+          keep.addEventListener("click", () => {
+            const field = fresh.elements[`bid-${seat}`];
+            if (field) field.value = String(sent.bid);
+            fresh.requestSubmit();
+          });
+          $("#seat-status", fresh).after(keep);
+        }
       }
     }
 
@@ -93,65 +108,101 @@
       send(Number(form.elements.number.value));
     });
     const retry = () => { const p = pending(); if (p) send(p.number, p); };
-    window.addEventListener("online", retry);
+    retrySeat = retry;
     retry();
+    // What the server rendered: anything else in the form was typed here and not sent yet.
+    const start = {};
+    $$("input, select, textarea", form).forEach((el) => { if (el.name) start[el.name] = el.type === "checkbox" ? el.checked : el.value; });
+    startValues.set(form, start);
   }
 
-  // The sheet's phone: when another phone sends an entry, show it; the form is reloaded
-  // with it only while nothing is being typed here, else a button offers it. Set up again
-  // each time the page's main is shown afresh (a round saved in place, table.js): the form,
-  // the version and what was typed are those of the page on screen, never an earlier one.
-  let shown = null; // {form, version, touched}
-  let polling = false;
+  // The sheet's phone: it follows the sheet as the other phones change it (static/js/live.js):
+  // their entries appear in its form and board, merged with what its own person typed (table.js).
   function setUpSheetPage(root) {
     $$(".seat-url", root).forEach((i) => i.addEventListener("focus", () => i.select()));
-    const form = $("#round-form", root);
-    shown = form && $("#seat-links", root) ? { form, version: $("#board", root)?.dataset.version, touched: false } : null;
-    if (!shown) return;
-    const mine = shown;
-    // Only a person's typing counts (the page's own script fires input events too, to update previews).
-    form.addEventListener("input", (ev) => { if (ev.isTrusted) mine.touched = true; });
-    form.addEventListener("click", (ev) => { if (ev.isTrusted && ev.target.closest("button")) mine.touched = true; });
-    if (!polling) { polling = true; setTimeout(poll, 2000); }
+    const board = $("#board", document);
+    const id = sheetId();
+    if (!board || !id || !window.NumLive || !window.NumTable || !$("#sheet-data")) return;
+    NumLive.follow({
+      url: `/api/v1/sheets/${id}/events/`,
+      version: board.dataset.version,
+      onChange: async () => {
+        await NumTable.refreshLive();
+        return Number(($("#board") || {}).dataset?.version || 0);
+      },
+      poll: async () => {
+        const resp = await fetch(`/api/v1/sheets/${id}/draft/`, { cache: "no-store", credentials: "same-origin" });
+        return resp.ok ? { version: (await resp.json()).version } : null;
+      },
+    });
   }
-  async function poll() {
-    const mine = shown;
-    if (!mine || !document.contains(mine.form)) { polling = false; return; }
-    try {
-      const resp = await fetch(`/api/v1/sheets/${sheetId()}/draft/`, {
-        headers: { "If-None-Match": `"${mine.version}"` }, cache: "no-store",
-      });
-      // A version this phone wrote itself (a round saved, removed, restored) is shown by its own answer.
-      const writing = window.NumTable && window.NumTable.writing();
-      if (resp.status === 200 && mine === shown && !writing) {
-        const draft = await resp.json();
-        if (String(draft.version) !== String(mine.version)) {
-          mine.version = String(draft.version);
-          if (!mine.touched) { location.reload(); return; }
-          offer(mine.form);
-        }
-      }
-    } catch (e) { /* no network: the next tick tries again */ }
-    setTimeout(poll, document.hidden ? 10000 : 2000);
-  }
-  function offer(form) {
-    if ($("#draft-news")) return;
-    const note = document.createElement("p");
-    note.id = "draft-news";
-    note.className = "banner";
-    note.setAttribute("role", "status");
-    const reload = document.createElement("button");
-    reload.type = "button";
-    reload.className = "ghost";
-    reload.textContent = say("Voir les nouvelles saisies", "Show the new entries");
-    reload.addEventListener("click", () => location.reload());
-    note.append(say("D'autres téléphones ont saisi. ", "Other phones sent entries. "), reload);
-    form.before(note);
-  }
-  window.NumPhones = { setUpPage: setUpSheetPage };
 
-  document.addEventListener("DOMContentLoaded", () => {
-    const seatForm = $("#seat-form");
+  // A player's own phone: the page follows the sheet; a new round brings an empty form with its
+  // own limits, and what was typed and not sent stays only while it is still the same round.
+  function followSeat() {
+    const board = $("#board", document);
+    const id = sheetId();
+    const token = location.pathname.replace(/\/$/, "").split("/").pop();
+    if (!board || !id || !window.NumLive) return;
+    NumLive.follow({
+      url: `/api/v1/sheets/${id}/events/?seat=${encodeURIComponent(token)}`,
+      version: board.dataset.version,
+      onChange: refreshSeat,
+      poll: async () => {
+        const resp = await fetch(`/api/v1/sheets/${id}/draft/`, { cache: "no-store", headers: { "X-Seat-Token": token } });
+        return resp.ok ? { version: (await resp.json()).version } : null;
+      },
+    });
+  }
+
+  function typedValues(form) {
+    const start = form && startValues.get(form);
+    if (!start) return {};
+    const out = {};
+    $$("input, select, textarea", form).forEach((el) => {
+      if (!el.name || el.name === "csrfmiddlewaretoken" || el.name === "number") return;
+      const value = el.type === "checkbox" ? el.checked : el.value;
+      if (value !== start[el.name]) out[el.name] = value;
+    });
+    return out;
+  }
+
+  async function refreshSeat(late = null) {
+    let resp;
+    try { resp = await fetch(location.pathname, { headers: { Accept: "text/html" }, cache: "no-store" }); } catch (e) { return 0; }
+    if (!resp.ok) return 0;
+    const doc = new DOMParser().parseFromString(await resp.text(), "text/html");
+    const fresh = $("main", doc);
+    if (!fresh) return 0;
+    const old = $("#seat-form");
+    const oldNumber = old ? old.elements.number.value : null;
+    const typed = typedValues(old);
+    const focused = document.activeElement && document.activeElement.id;
+    $("main").replaceWith(fresh);
+    setUpMain(fresh);
+    const form = $("#seat-form");
+    const status = form && $("#seat-status", form);
+    if (form && form.elements.number.value === oldNumber) {
+      Object.entries(typed).forEach(([name, value]) => {
+        const el = form.elements[name];
+        if (!el || el.type === "hidden" && !name.startsWith("cards-")) return;
+        if (el.type === "checkbox") el.checked = Boolean(value); else el.value = value;
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+      if (focused && document.getElementById(focused)) document.getElementById(focused).focus({ preventScroll: true });
+    } else if (status && oldNumber && (Object.keys(typed).length || late)) {
+      status.textContent = say(`La manche ${oldNumber} a été enregistrée : ce que vous aviez saisi pour elle n'est pas compté.`,
+        `Round ${oldNumber} was saved: what you entered for it is not counted.`);
+    }
+    return Number(($("#board") || {}).dataset?.version || 0);
+  }
+
+  const startValues = new WeakMap();
+  function setUpPage(root) {
+    const seatForm = $("#seat-form", root);
     if (seatForm) setUpSeat(seatForm);
-  });
+    if (location.pathname.startsWith("/p/")) followSeat();
+    else setUpSheetPage(root);
+  }
+  window.NumPhones = { setUpPage };
 })();

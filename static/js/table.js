@@ -25,6 +25,7 @@ window.NumTable = (() => {
   let initial = null; // the form's fields as the server rendered them
   let busy = false;
   let inPlace = 0; // forms sent without a history entry (remove, restore) still waiting for their page
+  let liveRefresh = false; // the page is being shown afresh because another phone wrote
 
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -198,7 +199,8 @@ window.NumTable = (() => {
   }
 
   // Show a fresh copy of the page (no history entry), keeping `keep` typed in the form.
-  async function refresh({ url, html, scroll = false, keep = null, tries = 5 } = {}) {
+  // The field being typed in keeps the focus.
+  async function refresh({ url, html, scroll = false, keep = null, tries = 5, live = false } = {}) {
     let text = html;
     if (text === undefined) {
       let resp;
@@ -220,10 +222,47 @@ window.NumTable = (() => {
     const oldBlock = q("#sheet-data");
     if (oldBlock) oldBlock.remove();
     if (block) document.body.append(block);
+    const focused = document.activeElement && document.activeElement.id;
     q("main").replaceWith(fresh);
-    setUpMain(fresh);
+    liveRefresh = live;
+    try { setUpMain(fresh); } finally { liveRefresh = false; }
     if (keep && form) { writeFields(keep); saveDraft(); }
     if (scroll) showTotals();
+    else if (focused && document.getElementById(focused)) document.getElementById(focused).focus({ preventScroll: true });
+  }
+
+  // Another phone changed the sheet: show it as it now is. What this phone's person typed
+  // for the round on screen stays (their typing wins); a field another phone changed too is
+  // said, never silently dropped. What was typed for a round that is now saved is not carried.
+  async function refreshLive() {
+    const before = form && document.contains(form) && data && !data.editing
+      ? { initial: { ...initial }, typed: (loadDraft() || {}).fields || {}, number: formNumber() } : null;
+    await refresh({ live: true });
+    const root = q("#entry");
+    if (!before || !root) return;
+    const typedNames = Object.keys(before.typed);
+    if (form && document.contains(form) && formNumber() === before.number) {
+      const clashes = typedNames.filter((name) => !same(before.initial[name], initial[name]) && !same(before.typed[name], initial[name]));
+      if (clashes.length) {
+        const names = [...new Set(clashes.map((name) => data.players[Number(name.split("-").pop())]).filter(Boolean))];
+        liveNote(t(`Un autre téléphone a aussi saisi pour ${names.join(", ")} : votre saisie est gardée ici, vérifiez-la avant d'enregistrer.`,
+          `Another phone also entered for ${names.join(", ")}: your entry is kept here, check it before saving.`));
+      }
+    } else if (typedNames.length && formNumber() !== before.number) {
+      liveNote(t(`La manche ${before.number} a été enregistrée sur un autre téléphone : ce que vous aviez saisi ici pour elle n'est pas compté.`,
+        `Round ${before.number} was saved on another phone: what you entered here for it is not counted.`));
+    }
+  }
+  function liveNote(text) {
+    const note = document.createElement("p");
+    note.className = "banner warn";
+    note.id = "live-note";
+    note.setAttribute("role", "status");
+    note.textContent = text;
+    const old = q("#live-note");
+    if (old) old.remove();
+    const title = q("#entry h2");
+    if (title) title.after(note);
   }
 
   // After a save: the totals and the next round's entry in view, without a long scroll.
@@ -711,8 +750,12 @@ window.NumTable = (() => {
       if (!data) return null;
       sweepDrafts();
       initial = readFields();
-      const d = loadDraft();
-      if (d && !same(d.fields, initial)) {
+      let d = loadDraft();
+      // Put back only what differs from the sheet as stored: a draft the server now holds
+      // (bids saved, an entry sent) is nothing to restore.
+      const differs = d ? Object.keys(d.fields).filter((name) => name in initial && !same(d.fields[name], initial[name])) : [];
+      if (d && !differs.length) { dropDraft(); d = null; }
+      if (d) {
         fields().forEach((el) => {
           if (!(el.name in d.fields)) return;
           if (el.type === "radio") el.checked = d.fields[el.name] === el.value;
@@ -723,7 +766,8 @@ window.NumTable = (() => {
       return {
         afterForm(p) {
           picker = p;
-          if (d) draftState(t("Saisie reprise : elle était gardée sur ce téléphone", "Entry restored: it was kept on this phone"));
+          if (d && !liveRefresh) draftState(t("Saisie reprise : elle était gardée sur ce téléphone", "Entry restored: it was kept on this phone"));
+          else if (d) draftState(t("Saisie gardée sur ce téléphone", "Entry kept on this phone"));
           f.addEventListener("input", saveDraft);
           f.addEventListener("change", saveDraft);
           f.addEventListener("picked", saveDraft);
@@ -773,6 +817,7 @@ window.NumTable = (() => {
       } else flush();
     },
     flushNow: () => flush(),
+    refreshLive,
     // This phone is writing to the sheet: its own answer will show the sheet as it then is.
     writing: () => busy || sending || inPlace > 0,
   };

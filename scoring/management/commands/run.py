@@ -1,4 +1,4 @@
-"""Start the whole app on one machine: the web server and a Celery worker with beat.
+"""Start the whole app on one machine: the web server (uvicorn, ASGI) and a Celery worker with beat.
 
 `make run` calls this. Ctrl-C (SIGINT) or SIGTERM stops every process it started.
 """
@@ -22,7 +22,23 @@ class Command(BaseCommand):
     def handle(self, *args, addr, no_worker, **options):
         env = dict(os.environ)
         python = sys.executable
-        commands = [[python, "manage.py", "runserver", addr, "--noreload"]]
+        host, _, port = addr.rpartition(":")
+        # The same ASGI server as production (Procfile): the live table's streams need it.
+        commands = [
+            [
+                python,
+                "-m",
+                "uvicorn",
+                "numapp.asgi:application",
+                "--host",
+                host or "127.0.0.1",
+                "--port",
+                port,
+                "--no-proxy-headers",
+                "--timeout-graceful-shutdown",
+                "3",
+            ]
+        ]
         if not no_worker:
             commands.append(
                 [
