@@ -379,9 +379,10 @@ window.NumTable = (() => {
 
   async function onSubmit(ev) {
     const submitter = ev.submitter;
-    // A button with its own action (the bids, saved before the hand) posts the form as it is.
-    if (submitter && submitter.hasAttribute("formaction")) return;
     ev.preventDefault();
+    // A button with its own action (the bids, saved before the hand) posts the form as it is,
+    // and the sheet is shown afresh in place: every phone sees the bids, this one is not reloaded.
+    if (submitter && submitter.hasAttribute("formaction")) { await sendStep(submitter); return; }
     if (busy) return;
     // Points the server would refuse are refused here, in its words, before anything is sent.
     const problems = typedProblems(form);
@@ -405,6 +406,24 @@ window.NumTable = (() => {
         const box = q(".bidtricks", form);
         if (box) box.dispatchEvent(new Event("input", { bubbles: true }));
       }
+    }
+  }
+
+  async function sendStep(submitter) {
+    if (busy) return;
+    busy = true;
+    try {
+      let resp = null;
+      try {
+        resp = await fetch(submitter.formAction, { method: "POST", body: new FormData(form, submitter), credentials: "same-origin" });
+      } catch (e) {
+        resp = null;
+      }
+      if (resp && (resp.ok || resp.status === 400)) { await refresh({ html: await resp.text() }); return; }
+      notice(t("Pas de réseau : les annonces restent sur ce téléphone. Réessayez quand il revient.",
+        "No network: the bids stay on this phone. Try again when it is back."));
+    } finally {
+      busy = false;
     }
   }
 

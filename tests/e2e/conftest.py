@@ -117,6 +117,8 @@ def new_sheet(page, slug: str, players: list[str], options: dict | None = None, 
     for name, value in (options or {}).items():
         if isinstance(value, bool):
             page.locator(f"input[name=opt-{name}]").set_checked(value)
+        elif page.locator(f"input[name=opt-{name}][type=number]").count():
+            page.locator(f"input[name=opt-{name}]").fill(str(value))
         else:
             page.locator(f"input[name=opt-{name}][value='{value}']").check()
     if screenshot:
