@@ -1,4 +1,5 @@
-"""gunicorn's access log without the secrets that travel in URLs (gunicorn.conf.py).
+"""The access log without the secrets that travel in URLs: the ASGI app's (`AccessLog`, numapp/asgi.py)
+and gunicorn's (gunicorn.conf.py, for the benchmarks that run the app under WSGI).
 
 Edit links carry the edit token in the query (`?edit=…`), share links and seat links
 carry a token in the path (`/w/<id>/<token>/`, `/seat/<id>/<seat>/<token>/`, a player's entry link `/p/<id>/<seat>/<token>/`), and a
@@ -9,6 +10,7 @@ and puts `-` where a token was. The client's address is the one the rate limits 
 
 import logging
 import re
+import time
 
 from gunicorn.glogging import Logger
 
@@ -88,3 +90,51 @@ class RedactingLogger(Logger):
             environ.get("REMOTE_ADDR", "-"), environ.get("HTTP_X_FORWARDED_FOR", ""), self.trusted_proxies
         )
         return atoms
+
+
+access_log = logging.getLogger("numapp.access")
+
+
+class AccessLog:
+    """ASGI middleware: one line per request, in gunicorn's format (ACCESS_LOG_FORMAT), written when it ends.
+
+    The path and the referrer are redacted, and the client is the address the rate limits
+    count. An event stream's line is written when the phone leaves, with how long it stayed.
+    """
+
+    def __init__(self, app):
+        self.app = app
+        self.trusted_proxies = env_int("TRUSTED_PROXIES", 0)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = time.monotonic()
+        answer = {"status": 0, "size": 0}
+
+        async def send_and_count(message):
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+            elif message["type"] == "http.response.body":
+                answer["size"] += len(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_and_count)
+        finally:
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+            peer = (scope.get("client") or ("-",))[0]
+            client = client_address(peer, headers.get("x-forwarded-for", ""), self.trusted_proxies)
+            access_log.info(
+                '%s - - [%s] "%s %s HTTP/%s" %s %s "%s" "%s" %dms',
+                client,
+                time.strftime("%d/%b/%Y:%H:%M:%S %z"),
+                scope.get("method", "-"),
+                redact(scope.get("path", "")),
+                scope.get("http_version", "1.1"),
+                answer["status"],
+                answer["size"],
+                redact(headers.get("referer", "-")),
+                headers.get("user-agent", "-").replace('"', "'"),
+                (time.monotonic() - started) * 1000,
+            )

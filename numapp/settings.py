@@ -308,9 +308,11 @@ LOGGING = {
         "redact_urls": {"()": "numapp.accesslog.RedactURLFilter"},
     },
     "formatters": {
+        "bare": {"format": "%(message)s"},
         "line": {"format": "%(asctime)s %(levelname)s %(name)s [request_id=%(request_id)s] %(message)s"},
     },
     "handlers": {
+        "access": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "bare"},
         "stderr": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stderr",
@@ -324,6 +326,12 @@ LOGGING = {
         "django": {"handlers": [], "level": "INFO"},
         "django.request": {"level": "ERROR"},
         "numapp": {"level": env_str("LOG_LEVEL", "INFO")},
+        # One line per request on stdout (numapp/accesslog.py AccessLog); ACCESS_LOG=0 turns it off.
+        "numapp.access": {
+            "handlers": ["access"] if env_bool("ACCESS_LOG", True) else [],
+            "level": "INFO",
+            "propagate": False,
+        },
         "scoring": {"level": env_str("LOG_LEVEL", "INFO")},
     },
 }

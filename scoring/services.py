@@ -488,9 +488,7 @@ def _give(sheets, user) -> int:
     Their streams check again who may listen: an edit link's right ends here too.
     """
     ids = list(sheets.values_list("pk", flat=True))
-    for sheet_id in ids:
-        live.announce_recheck(sheet_id)
-    return Sheet.objects.filter(pk__in=ids).update(
+    given = sheets.filter(pk__in=ids).update(
         user=user,
         expires_at=None,
         owner_key="",
@@ -498,6 +496,10 @@ def _give(sheets, user) -> int:
         updated_at=timezone.now(),
         version=F("version") + 1,
     )
+    # After the write: outside a transaction, an announcement leaves at once.
+    for sheet_id in ids:
+        live.announce_recheck(sheet_id)
+    return given
 
 
 def round_restore(*, sheet: Sheet, number: int, data, lang: str = "fr") -> Sheet:

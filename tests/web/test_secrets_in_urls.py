@@ -182,10 +182,67 @@ def test_it_logs_the_address_the_limits_count(tmp_path, monkeypatch):
     assert line.startswith("203.0.113.7 ")
 
 
-def test_it_runs_gunicorn_with_this_configuration():
+def test_it_runs_the_app_with_its_own_access_log():
     procfile = (ROOT / "Procfile").read_text()
-    assert "gunicorn numapp.wsgi --config gunicorn.conf.py" in procfile
+    assert "uvicorn numapp.asgi:application" in procfile and "--no-access-log" in procfile
     assert "gunicorn.conf.py" in (ROOT / "bench" / "load.py").read_text()
+
+
+def asgi_access_line(caplog, path: str, query: str, headers: dict, client=("10.0.0.2", 5123)) -> str:
+    import asyncio
+
+    from numapp.accesslog import AccessLog
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"x" * 1234})
+
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "query_string": query.encode(),
+        "http_version": "1.1",
+        "client": client,
+        "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+    }
+
+    async def nothing():
+        return {"type": "http.request"}
+
+    async def ignore(message):
+        pass
+
+    with caplog.at_level("INFO", logger="numapp.access"):
+        asyncio.run(AccessLog(app)(scope, nothing, ignore))
+    return caplog.records[-1].getMessage()
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "referer", "shown"),
+    [
+        ("/sheets/abc/", "edit=SECRETTOKEN", "-", '"GET /sheets/abc/ HTTP/1.1"'),
+        (
+            "/w/abc/SECRETTOKEN/",
+            "fragment=1",
+            "https://scores.example.org/w/abc/SECRETTOKEN/",
+            '"GET /w/abc/-/ HTTP/1.1"',
+        ),
+        ("/api/v1/sheets/abc/events/", "seat=SECRETTOKEN", "-", '"GET /api/v1/sheets/abc/events/ HTTP/1.1"'),
+        ("/p/abc/1/SECRETTOKEN/", "", "https://scores.example.org/p/abc/1/SECRETTOKEN/", '"GET /p/abc/1/-/ HTTP/1.1"'),
+    ],
+)
+def test_the_asgi_access_log_has_no_tokens(caplog, path, query, referer, shown):
+    line = asgi_access_line(caplog, path, query, {"Referer": referer, "User-Agent": "phone"})
+    assert shown in line
+    assert "SECRETTOKEN" not in line
+    assert " 200 1234 " in line
+
+
+def test_the_asgi_access_log_names_the_address_the_limits_count(caplog, monkeypatch):
+    monkeypatch.setenv("TRUSTED_PROXIES", "1")
+    line = asgi_access_line(caplog, "/", "", {"X-Forwarded-For": "6.6.6.6, 203.0.113.7"})
+    assert line.startswith("203.0.113.7 ")
 
 
 def test_it_keeps_tokens_out_of_djangos_own_error_lines(capsys):

@@ -35,6 +35,7 @@ class Command(BaseCommand):
                 "--port",
                 port,
                 "--no-proxy-headers",
+                "--no-access-log",
                 "--timeout-graceful-shutdown",
                 "3",
             ]
