@@ -384,6 +384,8 @@ class Game:
     preview_options: ClassVar[dict] = {}
     # Whether the engine referees one trick at the table (``trick``): the trick endpoint serves it.
     referee = False
+    # With a referee, an example request of the trick endpoint (the API documentation shows it).
+    trick_example: ClassVar[dict] = {}
 
     # -- how the pages enter and show a sheet's rounds ------------------------
 

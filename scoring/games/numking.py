@@ -259,6 +259,18 @@ class NumKing(Game):
         return pts, [detail(rule, [], pts, lang, bid=bid, tricks=took, dealt=cards, gap=abs(bid - took))]
 
     referee = True
+    # The trick of the spec's example (shared/spec/api.md): Num-X played after Flip takes it.
+    trick_example: ClassVar[dict] = {
+        "players": ["A", "B", "C", "D"],
+        "options": {"extra_family": False},
+        "plays": [
+            {"player": "A", "card": {"kind": "rainbow", "value": 9}},
+            {"player": "B", "card": {"kind": "action", "name": "flip"}},
+            {"player": "C", "card": {"kind": "shadow", "value": 4}},
+            {"player": "D", "card": {"kind": "numx", "as": 17}},
+        ],
+        "played": [],
+    }
 
     def trick(self, players, options, plays, played=None, lang="fr"):
         """Resolve one trick (the referee, numking_referee.py); return its result or raise ScoringError.
