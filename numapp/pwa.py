@@ -86,8 +86,8 @@ def manifest(request):
 def engine_bundle() -> tuple[str, bytes]:
     """Return (content hash, JSON body) of the engine bundle, built once per process.
 
-    The bundle holds every module of scoring/games under its package path, and the two
-    API messages the scoring endpoint adds around the engine's own (in both languages).
+    The bundle holds every module of scoring/games under its package path, and the API
+    messages the score and trick endpoints add around the engine's own (in both languages).
     """
     modules = {
         "scoring/games/" + path.relative_to(ENGINE_DIR).as_posix(): path.read_text("utf-8")
@@ -100,6 +100,7 @@ def engine_bundle() -> tuple[str, bytes]:
             messages[lang] = {
                 "unknown_game": _("Unknown game: %(game)s."),
                 "problems": _("%(n)d problems in the request."),
+                "not_found": _("Not found."),
             }
     body = json.dumps({"modules": modules, "messages": messages}, ensure_ascii=False, sort_keys=True).encode()
     return hashlib.sha256(body).hexdigest()[:20], body

@@ -80,6 +80,24 @@ def score(game: str, players, options, rounds, lang: str) -> dict:
         raise InvalidInput(exc.messages(lang)) from None
 
 
+def referee(game: str):
+    """Return the engine of a game with a trick referee (Num King); 404 for any other game."""
+    if game not in GAMES:
+        raise UnknownGame(game)
+    if not GAMES[game].referee:
+        raise Http404  # no referee in this game: the address does not exist
+    return GAMES[game]
+
+
+def trick(game: str, players, options, plays, played, lang: str) -> dict:
+    """Resolve one trick with the game's referee without saving anything."""
+    engine = referee(game)
+    try:
+        return engine.trick(players, options, plays, played, lang)
+    except ScoringError as exc:
+        raise InvalidInput(exc.messages(lang)) from None
+
+
 def stored_rounds(sheet: Sheet) -> list[dict]:
     """Return the stored rounds of a sheet at `sheet.version`, in order.
 

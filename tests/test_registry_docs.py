@@ -126,6 +126,18 @@ def test_it_is_in_the_catalogue_with_an_example_that_scores(client, slug):
 
 
 @games
+def test_a_game_with_a_referee_has_an_example_trick_that_resolves(client, slug):
+    engine = GAMES[slug]
+    url = f"/api/v1/games/{slug}/trick/"
+    if not engine.referee:
+        assert client.post(url, {}, content_type="application/json").status_code == 404
+        return
+    assert engine.trick_example, f"{slug}: no trick_example"
+    resolved = client.post(url, engine.trick_example, content_type="application/json")
+    assert resolved.status_code == 200, resolved.content
+
+
+@games
 def test_it_names_everything_in_french_and_english(slug):
     engine = GAMES[slug]
     assert both(engine.name) and both(engine.summary), f"{slug}: name or summary"

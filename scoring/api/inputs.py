@@ -81,6 +81,13 @@ class ScoreBody(Envelope):
     rounds = Value()
 
 
+class TrickBody(Envelope):
+    players = Value()
+    options = Value()
+    plays = Value()
+    played = Value()
+
+
 class SheetBody(Envelope):
     game = Value()
     players = Value()

@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from scoring.games import GAMES
 from scoring.games.cards import ALL_KINDS
+from scoring.games.numking_referee import ACTION_NAMES, KINDS, NUMX_VALUES, VALUES
 
 NAMES_RULE = (
     "Each name is 1 to 40 characters as sent and still 1 to 40 once cleaned (Unicode NFC, every run of spaces "
@@ -120,6 +121,63 @@ class GameSerializer(serializers.Serializer):
     cards = serializers.DictField()
     entry = serializers.CharField()
     summary = serializers.CharField()
+
+
+class TrickCardSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=KINDS, help_text="`family`: the extra colour family (`extra_family`).")
+    value = serializers.IntegerField(
+        min_value=VALUES[0], max_value=VALUES[1], required=False, help_text="rainbow, shadow, family: the value."
+    )
+    name = serializers.ChoiceField(choices=ACTION_NAMES, required=False, help_text="kind=action: the action.")
+
+    def get_fields(self):
+        fields = super().get_fields()
+        # "as" is a Python keyword: the field cannot be declared as an attribute.
+        fields["as"] = serializers.ChoiceField(
+            choices=NUMX_VALUES, required=False, help_text="kind=numx (required): the value declared when it is played."
+        )
+        return fields
+
+
+class TrickPlaySerializer(serializers.Serializer):
+    player = serializers.CharField(help_text="One of `players`.")
+    card = TrickCardSerializer()
+
+
+class TrickRequestSerializer(serializers.Serializer):
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        help_text="The game's players: their number decides Quantique's parity. " + NAMES_RULE,
+    )
+    options = serializers.DictField(
+        required=False,
+        allow_null=True,
+        help_text="The game's options, checked as for scoring: `extra_family` (7 players or more) allows `family` cards.",
+    )
+    plays = TrickPlaySerializer(many=True, help_text="One card per player, each player once, in the order played.")
+    played = TrickCardSerializer(
+        many=True,
+        required=False,
+        allow_null=True,
+        help_text="The cards of the round's earlier tricks: a card played again is refused. Absent or null: none.",
+    )
+
+
+class TrickSerializer(serializers.Serializer):
+    winner = serializers.CharField(allow_null=True, help_text="Who takes the trick; null: nobody.")
+    leads_next = serializers.CharField(help_text="Who leads the next trick.")
+    active = serializers.ChoiceField(
+        choices=[*ACTION_NAMES, "numx"], allow_null=True, help_text="The action in force: the last action card played."
+    )
+    cancelled = serializers.ListField(
+        child=serializers.CharField(), help_text="The players whose cards were cancelled, in the order played."
+    )
+    valid = serializers.ListField(
+        child=serializers.CharField(), help_text="The players whose cards stayed valid, in the order played."
+    )
+    details = serializers.ListField(
+        child=serializers.CharField(), help_text="Each step of the resolution, in the request's language."
+    )
 
 
 class SheetCreateSerializer(serializers.Serializer):

@@ -7,6 +7,7 @@ from scoring.api import events, views
 urlpatterns = [
     path("games/", views.GameListView.as_view(), name="api-games"),
     path("games/<str:slug>/score/", views.ScoreView.as_view(), name="api-score"),
+    path("games/<str:slug>/trick/", views.TrickView.as_view(), name="api-trick"),
     path("sheets/", views.SheetListView.as_view(), name="api-sheets"),
     path("sheets/<sheet:sheet_id>/", views.SheetDetailView.as_view(), name="api-sheet"),
     path("sheets/<sheet:sheet_id>/rounds/", views.RoundListView.as_view(), name="api-rounds"),

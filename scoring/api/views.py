@@ -17,12 +17,14 @@ from numapp.ratelimit import ClientRateThrottle as ScopedRateThrottle
 from scoring import services
 from scoring.access import EDITOR, check_csrf, get_sheet, my_sheets, owner_key, seat_of
 from scoring.api import serializers as s
-from scoring.api.inputs import DraftBody, DraftEntryBody, RoundAddBody, ScoreBody, SheetBody, parsed
+from scoring.api.inputs import DraftBody, DraftEntryBody, RoundAddBody, ScoreBody, SheetBody, TrickBody, parsed
 from scoring.api.payloads import sheet_payload, sheet_summary
 from scoring.games import GAMES
 
 # Each game's example request, its engine's (shown in the OpenAPI schema).
 EXAMPLES = {slug: game.api_example for slug, game in GAMES.items() if game.api_example}
+# The games with a trick referee, and their example tricks.
+REFEREES = {slug: game.trick_example for slug, game in GAMES.items() if game.referee}
 
 ERRORS = {400: s.ErrorSerializer, 404: s.ErrorSerializer}
 EDIT_TOKEN = OpenApiParameter(
@@ -136,6 +138,32 @@ class ScoreView(APIView):
         body = parsed(ScoreBody, request.data)
         rounds = body.get("rounds", [])
         result = services.score(slug, body.get("players"), body.get("options", {}), rounds, request_lang())
+        return Response(result)
+
+
+class TrickView(APIView):
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "score"
+
+    @extend_schema(
+        summary="Who takes the trick (the Num King referee)",
+        description=(
+            "No login, nothing stored. Resolves one trick, its cards in the order played: cancellations, the "
+            "action in force (the last action card, Num-X counted), the valid cards, the winner (or nobody) and "
+            "who leads the next trick, each step explained in `details`. `played` lists the round's earlier "
+            "cards so that a card played twice in a round is refused."
+        ),
+        request=s.TrickRequestSerializer,
+        responses={200: s.TrickSerializer, **ERRORS},
+        parameters=[OpenApiParameter("slug", str, OpenApiParameter.PATH, enum=list(REFEREES))],
+        examples=[OpenApiExample(slug, value=body, request_only=True) for slug, body in REFEREES.items()],
+    )
+    def post(self, request, slug):
+        services.referee(slug)
+        body = parsed(TrickBody, request.data)
+        result = services.trick(
+            slug, body.get("players"), body.get("options", {}), body.get("plays"), body.get("played"), request_lang()
+        )
         return Response(result)
 
 

@@ -382,6 +382,10 @@ class Game:
 
     # The options a preview of one round alone sets (the entry form scores the round being typed).
     preview_options: ClassVar[dict] = {}
+    # Whether the engine referees one trick at the table (``trick``): the trick endpoint serves it.
+    referee = False
+    # With a referee, an example request of the trick endpoint (the API documentation shows it).
+    trick_example: ClassVar[dict] = {}
 
     # -- how the pages enter and show a sheet's rounds ------------------------
 
@@ -604,6 +608,10 @@ class Game:
         """
         with _names.kept_names(kept_names):
             return self._validate_and_score(players, options, rounds, lang)
+
+    def trick(self, players, options, plays, played=None, lang="fr"):
+        """Resolve one trick played at the table; return who takes it, or raise ScoringError (games with a referee)."""
+        raise NotImplementedError
 
     def kept(self):
         """Return this engine for a stored sheet: its score() takes the names as kept."""

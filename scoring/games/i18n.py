@@ -70,6 +70,8 @@ CARD_LABELS = {
     "yellow": {"group": "colour", **COLOURS["yellow"]},
     "rainbow": {"group": "colour", "fr": "Rainbow", "en": "Rainbow"},
     "shadow": {"group": "colour", "fr": "Shadow", "en": "Shadow"},
+    # Num King's extra colour family (option extra_family), named by its referee.
+    "family": {"group": "colour", "fr": "Famille", "en": "Family"},
     "joker": {"group": "special", **SPECIALS["joker"]},
     "infini": {"group": "special", "fr": "∞ Infini", "en": "∞ Infini"},
     "numx": {"group": "special", **SPECIALS["numx"]},
@@ -440,6 +442,39 @@ MESSAGES = {
         "fr": "Cette manche distribue {expected} cartes, pas {value}.",
         "en": "This round deals {expected} cards, not {value}.",
     },
+    # --- Num King's referee: the cards of one trick ----------------------------
+    "play_type": {
+        "fr": "Chaque carte jouée doit être un objet avec « player » et « card ».",
+        "en": "Each play must be an object with “player” and “card”.",
+    },
+    "trick_player_twice": {
+        "fr": "{name} joue deux fois dans ce pli.",
+        "en": "{name} plays twice in this trick.",
+    },
+    "trick_player_missing": {
+        "fr": "Il manque la carte de {name} dans ce pli.",
+        "en": "The card of {name} is missing from this trick.",
+    },
+    "trick_card_twice": {
+        "fr": "{card} est jouée deux fois dans ce pli (déjà par {other}).",
+        "en": "{card} is played twice in this trick (already by {other}).",
+    },
+    "card_already_played": {
+        "fr": "{card} a déjà été jouée dans un pli précédent de la manche.",
+        "en": "{card} was already played in an earlier trick of this round.",
+    },
+    "extra_family_off": {
+        "fr": "{card} : la famille supplémentaire ne se joue qu'avec son option (7 joueurs ou plus).",
+        "en": "{card}: the extra family is only played with its option (7 players or more).",
+    },
+    "numx_as_missing": {
+        "fr": "Num-X : déclarez sa valeur, 0 ou 17 (as).",
+        "en": "Num-X: declare its value, 0 or 17 (as).",
+    },
+    "numx_as": {
+        "fr": "Num-X vaut 0 ou 17 (as), pas {value}.",
+        "en": "Num-X is worth 0 or 17 (as), not {value}.",
+    },
     # --- coop ----------------------------------------------------------
     "adversaire_two_complete": {
         "fr": "Un seul joueur peut poser ses 17 cartes dans une partie : {names}.",
@@ -641,6 +676,54 @@ MESSAGES = {
             "one": "{placed} of 17 own-colour cards placed, eliminated",
             "other": "{placed} of 17 own-colour cards placed, eliminated",
         },
+    },
+    # --- Num King's referee: one line per step of a trick's resolution ----------
+    "t.and": {"fr": "et", "en": "and"},
+    "t.even": {"fr": "paire", "en": "even"},
+    "t.odd": {"fr": "impaire", "en": "odd"},
+    "t.cancel": {"fr": "{cards} s'annulent", "en": "{cards} cancel each other out"},
+    "t.no_cancel": {
+        "fr": "Aucune annulation : aucune valeur jouée par deux familles",
+        "en": "No cancellation: no value played by two families",
+    },
+    "t.no_action": {
+        "fr": "Aucune carte action : la plus haute carte valide gagne",
+        "en": "No action card: the highest valid card wins",
+    },
+    "t.active": {"fr": "{card} : {effect}", "en": "{card}: {effect}"},
+    "t.active_after": {"fr": "{card} joué après {before} : {effect}", "en": "{card} played after {before}: {effect}"},
+    "t.effect.flash": {
+        "fr": "le pli est annulé, personne ne le remporte",
+        "en": "the trick is cancelled, nobody takes it",
+    },
+    "t.effect.flip": {"fr": "la plus petite carte valide gagne", "en": "the lowest valid card wins"},
+    "t.effect.quantique": {
+        "fr": "{count} joueurs, la plus haute carte valide {parity} gagne",
+        "en": "{count} players, the highest valid {parity} card wins",
+    },
+    "t.effect.numx": {"fr": "la plus haute carte valide gagne", "en": "the highest valid card wins"},
+    "t.valid": {"fr": "Cartes valides : {cards}", "en": "Valid cards: {cards}"},
+    "t.no_valid": {"fr": "Aucune carte valide ne reste", "en": "No valid card is left"},
+    "t.quantique_void": {
+        "fr": "Aucune carte valide {parity} : Quantique est sans effet, la plus haute carte valide gagne",
+        "en": "No valid {parity} card: Quantique has no effect, the highest valid card wins",
+    },
+    "t.winner": {"fr": "{player} remporte le pli avec {card}", "en": "{player} takes the trick with {card}"},
+    "t.no_winner": {"fr": "Personne ne remporte le pli", "en": "Nobody takes the trick"},
+    "t.leads_winner": {"fr": "{player} commence le pli suivant", "en": "{player} leads the next trick"},
+    "t.leads_highest": {
+        "fr": "{player} commence le pli suivant : {card} est la plus haute carte hors Flash",
+        "en": "{player} leads the next trick: {card} is the highest card other than Flash",
+    },
+    "t.leads_tie": {
+        "fr": "{player} commence le pli suivant : {cards} sont à égalité, les plus hautes hors Flash, "
+        "et {card} a été jouée en premier",
+        "en": "{player} leads the next trick: {cards} tie as the highest cards other than Flash, "
+        "and {card} was played first",
+    },
+    "t.leads_again": {
+        "fr": "Aucune carte n'a de valeur : {player}, qui a commencé ce pli, commence aussi le suivant",
+        "en": "No card has a value: {player}, who led this trick, leads the next one too",
     },
     # How a list of sheets sums up a session (Game.list_line).
     "list.session_games": {

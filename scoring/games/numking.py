@@ -6,9 +6,11 @@ from .base import (
     Game,
     Issue,
     Option,
+    Problems,
     check_entries,
     check_fields,
     check_int,
+    check_players,
     check_teams,
     detail,
     detail_rules,
@@ -17,6 +19,7 @@ from .base import (
     next_round,
     shown,
 )
+from .numking_referee import check_trick, resolve
 
 MODES = {
     "classic": {
@@ -256,6 +259,37 @@ class NumKing(Game):
         pts, rule = round_points(bid, took, cards)
         return pts, [detail(rule, [], pts, lang, bid=bid, tricks=took, dealt=cards, gap=abs(bid - took))]
 
+    referee = True
+    # The trick of the spec's example (shared/spec/api.md): Num-X played after Flip takes it.
+    trick_example: ClassVar[dict] = {
+        "players": ["A", "B", "C", "D"],
+        "options": {"extra_family": False},
+        "plays": [
+            {"player": "A", "card": {"kind": "rainbow", "value": 9}},
+            {"player": "B", "card": {"kind": "action", "name": "flip"}},
+            {"player": "C", "card": {"kind": "shadow", "value": 4}},
+            {"player": "D", "card": {"kind": "numx", "as": 17}},
+        ],
+        "played": [],
+    }
+
+    def trick(self, players, options, plays, played=None, lang="fr"):
+        """Resolve one trick (the referee, numking_referee.py); return its result or raise ScoringError.
+
+        ``players`` are the game's players (their number decides Quantique's parity),
+        ``options`` the game's options (``extra_family`` allows the ``family`` cards),
+        ``plays`` one {"player", "card"} per player in the order played, ``played`` the
+        cards of the round's earlier tricks (None: none). As for ``score``, the players
+        and the options are checked first; the cards only when both are sound.
+        """
+        problems = Problems()
+        players = check_players(players, self.min_players, self.max_players, problems)
+        opts = self._options(players, options, problems)
+        problems.raise_if_any()
+        trick = check_trick(players, opts["extra_family"], plays, played, problems)
+        problems.raise_if_any()
+        return resolve(players, trick, lang)
+
     def _check_options(self, players, opts, given, problems):
         if players is None:
             return
@@ -430,3 +464,8 @@ class NumKing(Game):
         if results:
             out["winners"] = leaders(side_totals, self.wins)
         return out
+
+
+def resolve_trick(players, options, plays, played=None, lang="fr"):
+    """Resolve one Num King trick: who takes it, who leads next, and why (see NumKing.trick)."""
+    return NumKing().trick(players, options, plays, played, lang)

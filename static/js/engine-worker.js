@@ -4,11 +4,12 @@
 // the page stays responsive while the runtime loads and while it scores.
 //
 // In:  {type: "load", pyodide: "<folder URL>", bundle: "<URL>"} once,
-//      then {type: "score", id, slug, body: "<JSON>", lang}.
-// Out: {type: "loaded", ok, ms, error}, then {type: "scored", id, status, body} or {type: "scored", id, error}.
+//      then {type: "score", id, slug, body: "<JSON>", lang} or {type: "trick", id, slug, body: "<JSON>", lang}.
+// Out: {type: "loaded", ok, ms, error}, then {type: "scored" | "resolved", id, status, body}
+//      or {type: "scored" | "resolved", id, error}.
 
-// What scoring.api.views.ScoreView does around the engine, in Python, so that the answer
-// is the endpoint's: the same arguments, the same errors and the same "detail".
+// What scoring.api.views.ScoreView and TrickView do around the engine, in Python, so that
+// the answer is the endpoint's: the same arguments, the same errors and the same "detail".
 const GLUE = `
 import json
 import sys
@@ -41,9 +42,28 @@ def num_score(slug, body, lang):
     except ScoringError as exc:
         return _error(exc.messages(lang), 400, lang)
     return json.dumps({"status": 200, "body": result}, ensure_ascii=False)
+
+
+def num_trick(slug, body, lang):
+    """Return, as JSON, the status and body POST /api/v1/games/{slug}/trick/ answers (the referee)."""
+    lang = "en" if lang.startswith("en") else "fr"
+    if slug not in GAMES:
+        message = MESSAGES[lang]["unknown_game"] % {"game": slug}
+        return _error([{"path": "slug", "code": "unknown_game", "message": message}], 404, lang)
+    if not GAMES[slug].referee:
+        return _error([{"path": "", "code": "not_found", "message": MESSAGES[lang]["not_found"]}], 404, lang)
+    body = json.loads(body)
+    try:
+        result = GAMES[slug].trick(
+            body.get("players"), body.get("options", {}), body.get("plays"), body.get("played"), lang
+        )
+    except ScoringError as exc:
+        return _error(exc.messages(lang), 400, lang)
+    return json.dumps({"status": 200, "body": result}, ensure_ascii=False)
 `;
 
 let scoreFn = null;
+let trickFn = null;
 let started = 0;
 let settled = false;
 
@@ -89,24 +109,27 @@ async function load(msg) {
     py.globals.set("NUM_MESSAGES", JSON.stringify(bundle.messages));
     py.runPython(GLUE);
     scoreFn = py.globals.get("num_score");
+    trickFn = py.globals.get("num_trick");
     loaded(true);
   } catch (err) {
     loaded(false, err);
   }
 }
 
-function score(msg) {
+// Answer one call with the glue function `fn`, as the message of `type`.
+function answer(fn, type, msg) {
   try {
-    const answer = JSON.parse(scoreFn(msg.slug, msg.body, msg.lang));
-    self.postMessage({ type: "scored", id: msg.id, status: answer.status, body: answer.body });
+    const out = JSON.parse(fn(msg.slug, msg.body, msg.lang));
+    self.postMessage({ type, id: msg.id, status: out.status, body: out.body });
   } catch (err) {
     // An engine bug: the server would answer 500. Say so; the page falls back to the network.
-    self.postMessage({ type: "scored", id: msg.id, error: String(err) });
+    self.postMessage({ type, id: msg.id, error: String(err) });
   }
 }
 
 self.addEventListener("message", (event) => {
   const msg = event.data || {};
   if (msg.type === "load") load(msg);
-  else if (msg.type === "score") score(msg);
+  else if (msg.type === "score") answer(scoreFn, "scored", msg);
+  else if (msg.type === "trick") answer(trickFn, "resolved", msg);
 });

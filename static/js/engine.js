@@ -8,6 +8,10 @@
 //   NumEngine.score(slug, players, options, rounds, lang)
 //       resolves with what POST /api/v1/games/{slug}/score/ answers with 200, or rejects
 //       with an Error whose `.errors` is the 400 body's `errors` ([{path, code, message}]).
+//   NumEngine.trick(slug, players, options, plays, played, lang)
+//       the trick referee (Num King): resolves with what POST /api/v1/games/{slug}/trick/
+//       answers with 200 ({winner, leads_next, active, cancelled, valid, details}), or
+//       rejects like score (`.status` 400 with `.errors`, 404 for a game without a referee).
 "use strict";
 
 (() => {
@@ -78,18 +82,22 @@
     worker.postMessage({ type: "load", pyodide: script.dataset.pyodide, bundle: script.dataset.bundle });
   }
 
-  async function score(slug, players, options, rounds, lang) {
+  async function call(type, slug, fields, lang) {
     if (!(await ready)) throw new Error("The in-page engine is not available.");
     // The same JSON the page would POST: what JSON cannot say is dropped the same way.
-    const body = JSON.stringify({ players, options, rounds });
+    const body = JSON.stringify(fields);
     return new Promise((resolve, reject) => {
       const id = nextId++;
       waiting.set(id, { resolve, reject });
-      worker.postMessage({ type: "score", id, slug, body, lang: String(lang || "fr") });
+      worker.postMessage({ type, id, slug, body, lang: String(lang || "fr") });
     });
   }
 
-  window.NumEngine = { ready, isReady: () => loaded, score };
+  const score = (slug, players, options, rounds, lang) => call("score", slug, { players, options, rounds }, lang);
+  const trick = (slug, players, options, plays, played, lang) =>
+    call("trick", slug, { players, options, plays, played }, lang);
+
+  window.NumEngine = { ready, isReady: () => loaded, score, trick };
 
   const idle = () => (window.requestIdleCallback ? requestIdleCallback(start, { timeout: 3000 }) : setTimeout(start, 200));
   if (document.readyState === "complete") idle();

@@ -17,6 +17,9 @@ pytestmark = pytest.mark.django_db
 
 # A cooperative session never ends: a sheet that takes as many rounds as a test needs.
 ROUND = {"placed": 50}
+# The stateless endpoints: they store nothing whatever they are sent.
+SCORE = "/api/v1/games/numx/score/"
+TRICK = "/api/v1/games/numking/trick/"
 
 
 def post(client, url, body, **headers):
@@ -99,6 +102,11 @@ def test_it_answers_404_for_an_odd_edit_token(sheet, token):
     assert Round.objects.filter(sheet_id=sheet["id"]).count() == 1
 
 
+@pytest.mark.parametrize("url", ["/api/v1/games/num%00x/score/", "/api/v1/games/num%00king/trick/"])
+def test_it_answers_404_in_json_for_a_nul_byte_in_a_game_slug(url):
+    refused(post(Client(), url, {"players": ["Elya", "Sasha"]}), 404, path="slug", code="unknown_game")
+
+
 @pytest.mark.parametrize("key", ["a\x00b", "clé-é", "tab\tinside", "\x7f"])
 def test_it_refuses_an_idempotency_key_that_is_not_printable_ascii(sheet, key):
     url = f"/api/v1/sheets/{sheet['id']}/rounds/"
@@ -121,6 +129,17 @@ def test_it_still_takes_a_uuid_as_idempotency_key(sheet):
     "url, body, path",
     [
         ("/api/v1/games/numx/score/", {"players": ["El\x00ya", "Sasha"]}, "players[0]"),
+        (TRICK, {"players": ["El\x00ya", "Sasha"], "plays": []}, "players[0]"),
+        (
+            TRICK,
+            {"players": ["A", "B"], "plays": [{"player": "A\x00", "card": {"kind": "numx", "as": 0}}]},
+            "plays[0].player",
+        ),
+        (
+            TRICK,
+            {"players": ["A", "B"], "plays": [], "played": [{"kind": "action", "name": "fl\x00ip"}]},
+            "played[0].name",
+        ),
         ("/api/v1/sheets/", {"game": "numx", "players": ["Elya", "Sa\x00sha"]}, "players[1]"),
         ("/api/v1/sheets/", {"game": "numx\x00", "players": ["Elya", "Sasha"]}, "game"),
         (
@@ -154,10 +173,11 @@ def test_it_refuses_a_nul_byte_in_a_round_and_keeps_the_sheet_as_it_was(sheet):
     assert list(Round.objects.filter(sheet_id=sheet["id"]).values_list("data", flat=True)) == [ROUND]
 
 
-def test_it_names_the_refused_character_in_french_and_english():
+@pytest.mark.parametrize("url", [SCORE, TRICK])
+def test_it_names_the_refused_character_in_french_and_english(url):
     body = {"players": ["El\x00ya", "Sasha"]}
-    fr = refused(post(Client(), "/api/v1/games/numx/score/", body))[0]["message"]
-    en = refused(post(Client(), "/api/v1/games/numx/score/", body, HTTP_ACCEPT_LANGUAGE="en"))[0]["message"]
+    fr = refused(post(Client(), url, body))[0]["message"]
+    en = refused(post(Client(), url, body, HTTP_ACCEPT_LANGUAGE="en"))[0]["message"]
     assert fr.startswith("players[0]") and "caractère" in fr and "U+0000" in fr
     assert en.startswith("players[0]") and "character" in en and "U+0000" in en
 
@@ -171,6 +191,12 @@ def test_it_names_the_refused_character_in_french_and_english():
         ("/api/v1/games/numx/score/", '{"players": ["a\\udc80", "Sasha"]}', "players[0]"),
         ("/api/v1/games/numx/score/", '{"players": ["Elya", "\\ud800"]}', "players[1]"),
         ("/api/v1/games/numx/score/", '{"players": ["A", "B"], "options": {"mode": "\\udc80"}}', "options.mode"),
+        (TRICK, '{"players": ["A", "\\ud800"], "plays": []}', "players[1]"),
+        (
+            TRICK,
+            '{"players": ["A", "B"], "plays": [{"player": "A", "card": {"kind": "\\udc80"}}]}',
+            "plays[0].card.kind",
+        ),
         ("/api/v1/sheets/", '{"game": "numx", "players": ["a\\udc80", "Sasha"]}', "players[0]"),
         ("/api/v1/sheets/", '{"game": "\\udc80", "players": ["A", "B"]}', "game"),
         (
@@ -208,6 +234,7 @@ def test_it_refuses_a_41_character_name_that_folds_to_40_everywhere():
     assert len(raw) == 41
     for url, body in [
         ("/api/v1/games/numx/score/", {"players": [raw, "Sasha"]}),
+        (TRICK, {"players": [raw, "Sasha"], "plays": []}),
         ("/api/v1/sheets/", {"game": "numx", "players": [raw, "Sasha"]}),
     ]:
         errors = refused(post(Client(), url, body), path="players[0]", code="player_name_long")
@@ -230,6 +257,7 @@ def test_it_refuses_invisible_and_control_characters_in_names_naming_the_field(c
     name = f"El{char}ya"
     for url, body in [
         ("/api/v1/games/numx/score/", {"players": ["Sasha", name]}),
+        (TRICK, {"players": ["Sasha", name], "plays": []}),
         ("/api/v1/sheets/", {"game": "numx", "players": ["Sasha", name]}),
     ]:
         fr = refused(post(Client(), url, body), path="players[1]", code="player_name_control")[0]["message"]
@@ -276,6 +304,7 @@ def test_it_cleans_team_names_and_members_like_the_players():
 def test_it_refuses_names_that_are_the_same_once_cleaned(first, second):
     for url, body in [
         ("/api/v1/games/numx/score/", {"players": [first, second]}),
+        (TRICK, {"players": [first, second], "plays": []}),
         ("/api/v1/sheets/", {"game": "numx", "players": [first, second]}),
     ]:
         errors = refused(post(Client(), url, body), path="players[1]", code="player_duplicate")
@@ -311,13 +340,14 @@ def deep_in(field: str, depth: int = 2000) -> str:
     return f'{{"{field}": {"[" * depth + "]" * depth}}}'
 
 
-@pytest.mark.parametrize("body", [DEEP_ARRAY, DEEP_OBJECT, deep_in("players"), deep_in("rounds")])
+@pytest.mark.parametrize("body", [DEEP_ARRAY, DEEP_OBJECT, deep_in("players"), deep_in("rounds"), deep_in("plays")])
 @pytest.mark.parametrize("lang, words", [("fr", "niveaux"), ("en", "levels")])
 def test_it_refuses_deep_json_on_every_endpoint_with_a_body(sheet, body, lang, words):
     api, headers = sheet["client"], {"HTTP_X_EDIT_TOKEN": sheet["token"], "HTTP_ACCEPT_LANGUAGE": lang}
     base = f"/api/v1/sheets/{sheet['id']}"
     answers = [
         post(api, "/api/v1/games/numx/score/", body, **headers),
+        post(api, TRICK, body, **headers),
         post(api, "/api/v1/sheets/", body, **headers),
         post(api, f"{base}/rounds/", body, **headers),
         post(api, f"{base}/rounds/", body, HTTP_IDEMPOTENCY_KEY="deep", **headers),
@@ -407,3 +437,32 @@ def test_it_keeps_a_stored_sheet_readable_when_its_names_predate_the_rule(sheet,
     # A rematch makes a new sheet: there the name must follow the rule.
     refused(post(api, f"/api/v1/sheets/{stored.pk}/rematch/", {}, **headers), path=path)
     assert Sheet.objects.count() == 1
+
+
+# --- 6. Odd values and bytes for the trick referee ----------------------------------------------
+
+ODD_TRICKS = [
+    b"\xff\xfe\x00{",
+    b'{"players": ["A", "B"], "plays": [{"player": "A", "card": {"kind": "rainbow", "value": 1e999}}]}',
+    b'{"players": ["A", "B"], "plays": [{"player": "A", "card": {"kind": "numx", "as": -0.0}}]}',
+    b'{"players": ["A", "B"], "plays": [{"player": 7, "card": []}, {"player": ["B"], "card": null}]}',
+    b'{"players": ["A", "B"], "plays": [{"player": {"x": 1}, "card": {"kind": {"kind": "numx"}}}]}',
+    b'{"players": ["A", "B"], "plays": [[], null, 3, "A"], "played": [null, [], {"kind": null}]}',
+    b'{"players": ["A", "B"], "plays": [{"player": "A", "card": {"kind": "action", "name": ["flip"]}}]}',
+    b'{"players": ["A", "B"], "plays": [{"player": "A", "card": {"kind": "rainbow", "value": 99999999999999999999999}}]}',
+    b'{"players": ["A", "B"], "options": [], "plays": {}}',
+    b'{"players": "AB", "plays": "AB", "played": "AB"}',
+    (
+        '{"players": ["A", "B"], "plays": ['
+        + ",".join(['{"player": "A", "card": {"kind": "numx", "as": 0}}'] * 400)
+        + "]}"
+    ).encode(),
+]
+
+
+@pytest.mark.parametrize("body", ODD_TRICKS, ids=range(len(ODD_TRICKS)))
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_trick_referee_answers_odd_values_and_bytes_with_400_in_its_error_shape(body, lang):
+    r = Client().post(TRICK, body, content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang)
+    refused(r)
+    assert Sheet.objects.count() == 0

@@ -248,6 +248,57 @@ def test_it_scores_every_game_in_the_page_as_the_api_does(phone):
     assert fr["errors"][0]["message"] != en["errors"][0]["message"]
 
 
+# Num King tricks, each as the trick endpoint takes them: the spec's examples, a refused one, a game without a referee.
+R9, FLIP, S4 = c("rainbow", 9), c("action", name="flip"), c("shadow", 4)
+TRICKS = [
+    ("numking", ["A", "B", "C", "D"], {}, [R9, FLIP, S4, {"kind": "numx", "as": 17}], None),
+    ("numking", ["A", "B", "C", "D"], {}, [c("rainbow", 5), c("shadow", 5), c("action", name="flash"), FLIP], []),
+    ("numking", ["A", "B", "C"], {"extra_family": False}, [c("rainbow", 8), c("action", name="quantique"), S4], [R9]),
+    ("numking", ["A", "B", "C", "D"], {}, [R9, FLIP, S4, {"kind": "numx"}], [FLIP]),  # 400: two errors
+    ("numking", ["A", "B"], {}, [R9], None),  # 400: B's card is missing
+    ("numx", ["A", "B"], {}, [R9, S4], None),  # 404: no referee
+]
+
+IN_PAGE_TRICK = """async ([slug, players, options, plays, played, lang]) => {
+  try {
+    return { status: 200, body: await window.NumEngine.trick(slug, players, options, plays, played, lang) };
+  } catch (e) {
+    return { status: e.status || 0, errors: e.errors || null, detail: e.message };
+  }
+}"""
+
+
+def test_it_resolves_tricks_in_the_page_as_the_api_does(phone):
+    page = phone
+    open_sheet(page)
+    for lang in ("fr", "en"):
+        for slug, players, options, cards, played in TRICKS:
+            plays = [{"player": p, "card": card} for p, card in zip(players, cards)]
+            body = {"players": players, "options": options, "plays": plays}
+            if played is not None:
+                body["played"] = played
+            r = Client().post(
+                f"/api/v1/games/{slug}/trick/",
+                json.dumps(body),
+                content_type="application/json",
+                HTTP_ACCEPT_LANGUAGE=lang,
+            )
+            got = page.evaluate(IN_PAGE_TRICK, [slug, players, options, plays, played, lang])
+            assert got["status"] == r.status_code, (got, r.content)
+            if r.status_code == 200:
+                assert got["body"] == r.json(), (cards, lang)
+            else:
+                assert (got["errors"], got["detail"]) == (r.json()["errors"], r.json()["detail"]), (cards, lang)
+    # The messages really are in each language.
+    slug, players, options, cards, _played = TRICKS[0]
+    plays = [{"player": p, "card": card} for p, card in zip(players, cards)]
+    fr = page.evaluate(IN_PAGE_TRICK, [slug, players, options, plays, None, "fr"])["body"]
+    en = page.evaluate(IN_PAGE_TRICK, [slug, players, options, plays, None, "en"])["body"]
+    assert fr["winner"] == en["winner"] == "D"
+    assert fr["details"][1] == "⚡ Num-X 17 joué après Flip : la plus haute carte valide gagne"
+    assert en["details"][1] == "⚡ Num-X 17 played after Flip: the highest valid card wins"
+
+
 def test_it_previews_points_in_the_page_without_asking_the_server(phone):
     page = phone
     open_sheet(page)

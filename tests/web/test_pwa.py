@@ -134,6 +134,7 @@ def test_it_serves_the_engine_bundle_with_every_engine_module_and_nothing_else(c
     assert bundle["messages"]["fr"] == {
         "unknown_game": "Jeu inconnu : %(game)s.",
         "problems": "%(n)d problèmes dans la demande.",
+        "not_found": "Introuvable.",
     }
     assert bundle["messages"]["en"]["unknown_game"] == "Unknown game: %(game)s."
 

@@ -1,0 +1,279 @@
+"""Num King's referee: who takes one trick, and who leads the next.
+
+The rule book's « Résolution d'un pli » (004) as ``shared/spec/scoring.md`` reads it,
+section « Who takes the trick (the referee) ». ``check_trick`` validates the cards
+of one trick and of the round's earlier tricks; ``resolve`` applies the five steps
+(cancellations, the active action, the valid cards, the winner, who leads next) and
+explains each one. ``NumKing.trick`` (numking.py) checks the players and the options
+first. Plain Python like every engine: the device runs it too (Pyodide).
+"""
+
+from .base import check_fields, is_int, shown
+from .i18n import ACTIONS, CARD_LABELS, pick, t
+
+COLOURS = ("rainbow", "shadow", "family")  # "family": the extra colour family (option extra_family)
+KINDS = (*COLOURS, "numx", "action")
+ACTION_NAMES = ("flash", "flip", "quantique")
+VALUES = (1, 16)  # a colour card's values
+NUMX_VALUES = (0, 17)  # what a Num-X is declared to be worth when it is played
+# The most cards a list may hold: the largest deck (52 cards, with the extra family).
+MAX_CARDS = 52
+
+
+class TrickCard:
+    """One card of a trick: a colour card, a Num-X with its declared value, or Flash, Flip, Quantique."""
+
+    __slots__ = ("kind", "name", "value")
+
+    def __init__(self, kind, value=None, name=None):
+        self.kind = kind
+        self.value = value  # a colour card's value, a Num-X's declared one; None for Flash, Flip, Quantique
+        self.name = name  # an action card's name
+
+    def __repr__(self):
+        return f"TrickCard({self.render('en')})"
+
+    def key(self):
+        """Return what identifies the card in the deck, which holds each card once (Num-X whatever it declares)."""
+        if self.kind in COLOURS:
+            return (self.kind, self.value)
+        return (self.kind, self.name)
+
+    def is_action(self):
+        """Tell whether the card is an action card, Num-X counted (step 2)."""
+        return self.kind in ("numx", "action")
+
+    def effect(self):
+        """Return the action this card makes active: "flash", "flip", "quantique" or "numx"."""
+        return self.name if self.kind == "action" else self.kind
+
+    def render(self, lang="fr"):
+        """Return the card's name in ``lang``: "Rainbow 12", "Famille 3", "⚡ Num-X 17", "Flip"."""
+        if self.kind == "action":
+            return pick(ACTIONS[self.name], lang)
+        return f"{pick(CARD_LABELS[self.kind], lang)} {self.value}"
+
+
+def _kinds(extra_family):
+    return [k for k in KINDS if k != "family" or extra_family]
+
+
+def parse_card(raw, path, extra_family, problems):
+    """Parse one card of a trick; return a TrickCard, or None (issue recorded at ``path``)."""
+    if not isinstance(raw, dict) or "kind" not in raw:
+        problems.add(path, "card_type", value=shown(raw))
+        return None
+    kind = raw["kind"]
+    if not isinstance(kind, str) or kind not in KINDS:
+        problems.add(f"{path}.kind", "card_kind_unknown", kind=shown(kind), choices=_kinds(extra_family))
+        return None
+    field = "value" if kind in COLOURS else "as" if kind == "numx" else "name"
+    before = len(problems)
+    check_fields(raw, path, ("kind", field), problems)
+    if kind in COLOURS:
+        value = raw.get("value")
+        if not is_int(value):
+            problems.add(f"{path}.value", "int_type", value=shown(value))
+            return None
+        if not VALUES[0] <= value <= VALUES[1]:
+            problems.add(f"{path}.value", "out_of_range", value=value, min=VALUES[0], max=VALUES[1])
+            return None
+        card = TrickCard(kind, value)
+        if kind == "family" and not extra_family:
+            problems.add(path, "extra_family_off", card=card)
+            return None
+    elif kind == "numx":
+        if "as" not in raw:
+            problems.add(f"{path}.as", "numx_as_missing")
+            return None
+        declared = raw["as"]
+        if not is_int(declared) or declared not in NUMX_VALUES:
+            problems.add(f"{path}.as", "numx_as", value=shown(declared))
+            return None
+        card = TrickCard(kind, declared)
+    else:
+        name = raw.get("name")
+        if not isinstance(name, str) or name not in ACTION_NAMES:
+            problems.add(f"{path}.name", "action_unknown", name=shown(name), choices=list(ACTION_NAMES))
+            return None
+        card = TrickCard(kind, name=name)
+    return card if len(problems) == before else None
+
+
+def _card_list(raw, path, problems, most):
+    """Return ``raw`` if it is a list of at most MAX_CARDS items, else record why not and return None."""
+    if not isinstance(raw, list):
+        problems.add(path, "cards_type")
+        return None
+    if len(raw) > MAX_CARDS:
+        problems.add(path, "too_many_cards", count=len(raw), max=most)
+        return None
+    return raw
+
+
+def check_trick(players, extra_family, plays, played, problems):
+    """Validate one trick; return its [(player, TrickCard)] in the order played (issues recorded).
+
+    ``plays``: one {"player", "card"} per player of ``players``, each player once.
+    ``played`` (None: none): the cards of the round's earlier tricks. Each card of the
+    deck exists once: a card twice in ``plays`` + ``played`` is named, at the second one.
+    """
+    played = [] if played is None else _card_list(played, "played", problems, MAX_CARDS) or []
+    plays = _card_list(plays, "plays", problems, len(players))
+    seen = {}  # the key of each card met so far → who played it (None: an earlier trick)
+    for j, raw in enumerate(played):
+        card = parse_card(raw, f"played[{j}]", extra_family, problems)
+        if card is None:
+            continue
+        if card.key() in seen:
+            problems.add(f"played[{j}]", "duplicate_card", card=card)
+            continue
+        seen[card.key()] = None
+    if plays is None:
+        return []
+    known = set(players)
+    trick = []
+    given = set()
+    for i, play in enumerate(plays):
+        path = f"plays[{i}]"
+        if not isinstance(play, dict):
+            problems.add(path, "play_type")
+            continue
+        check_fields(play, path, ("player", "card"), problems)
+        name = play.get("player")
+        if "player" not in play:
+            problems.add(f"{path}.player", "field_required", name="player")
+            name = None
+        elif not isinstance(name, str) or name not in known:
+            problems.add(f"{path}.player", "unknown_player", name=shown(name))
+            name = None
+        elif name in given:
+            problems.add(f"{path}.player", "trick_player_twice", name=name)
+        else:
+            given.add(name)
+        if "card" not in play:
+            problems.add(f"{path}.card", "field_required", name="card")
+            continue
+        card = parse_card(play["card"], f"{path}.card", extra_family, problems)
+        if card is None:
+            continue
+        key = card.key()
+        if key in seen:
+            other = seen[key]
+            if other is None:
+                problems.add(f"{path}.card", "card_already_played", card=card)
+            else:
+                problems.add(f"{path}.card", "trick_card_twice", card=card, other=other)
+            continue
+        seen[key] = name if name is not None else shown(play.get("player"))
+        if name is not None:
+            trick.append((name, card))
+    for name in players:
+        if name not in given:
+            problems.add("plays", "trick_player_missing", name=name)
+    return trick
+
+
+def _and(items, lang):
+    """Return items joined as a sentence says them: "A", "A et B", "A, B et C"."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {t('t.and', lang)} {items[-1]}"
+
+
+def resolve(players, trick, lang="fr"):
+    """Resolve a checked trick ([(player, TrickCard)] in the order played, one per player of ``players``).
+
+    Return {"winner", "leads_next", "active", "cancelled", "valid", "details"}: the
+    winner or None, who leads the next trick, the action in force ("flash", "flip",
+    "quantique", "numx" or None), the players whose cards were cancelled and those whose
+    cards stayed valid (in the order played), and one line per step in ``lang``.
+    """
+    details = []
+
+    def say(code, **params):
+        details.append(t(code, lang, **params))
+
+    def named(cards):
+        return _and([c.render(lang) for _p, c in cards], lang)
+
+    # 1. Cancellations: a value played by two or more colour families leaves the trick, every card of it.
+    by_value = {}
+    for player, card in trick:
+        if card.kind in COLOURS:
+            by_value.setdefault(card.value, []).append((player, card))
+    gone = {v for v, cards in by_value.items() if len({c.kind for _p, c in cards}) >= 2}
+    for value in dict.fromkeys(c.value for _p, c in trick if c.value in gone and c.kind in COLOURS):
+        say("t.cancel", cards=named(by_value[value]))
+    if not gone:
+        say("t.no_cancel")
+    cancelled = [p for p, c in trick if c.kind in COLOURS and c.value in gone]
+
+    # 2. The active action: the last action card played, Num-X counted; it replaces the ones before it.
+    actions = [c for _p, c in trick if c.is_action()]
+    active = actions[-1].effect() if actions else None
+    n = len(players)
+    parity = "even" if n % 2 == 0 else "odd"
+    if active is None:
+        say("t.no_action")
+    else:
+        effect = t(f"t.effect.{active}", lang, count=n, parity=t(f"t.{parity}", lang), value=actions[-1].value)
+        card = actions[-1].render(lang)
+        if len(actions) > 1:
+            before = _and([a.render(lang) for a in actions[:-1]], lang)
+            say("t.active_after", card=card, before=before, effect=effect)
+        else:
+            say("t.active", card=card, effect=effect)
+
+    # 3. The valid cards: the colour cards left and the Num-X at its declared value, whatever the action.
+    valid = [(p, c) for p, c in trick if c.value is not None and not (c.kind in COLOURS and c.value in gone)]
+    if valid:
+        say("t.valid", cards=named(valid))
+    else:
+        say("t.no_valid")
+
+    # 4. The winner (valid cards never tie: a value held by two families was cancelled).
+    winner = None
+    if active != "flash" and valid:
+        if active == "flip":
+            winner = min(valid, key=lambda pc: pc[1].value)
+        elif active == "quantique":
+            rest = 0 if parity == "even" else 1
+            matching = [(p, c) for p, c in valid if c.value % 2 == rest]
+            if not matching:
+                say("t.quantique_void", parity=t(f"t.{parity}", lang))
+            winner = max(matching or valid, key=lambda pc: pc[1].value)
+        else:
+            winner = max(valid, key=lambda pc: pc[1].value)
+    if winner is not None:
+        say("t.winner", player=winner[0], card=winner[1].render(lang))
+    else:
+        say("t.no_winner")
+
+    # 5. Who leads next: the winner; else the highest value other than Flash (cancelled cards
+    # included), the first played of a tie; else the player who led this trick.
+    if winner is not None:
+        leads = winner[0]
+        say("t.leads_winner", player=leads)
+    else:
+        valued = [(p, c) for p, c in trick if c.value is not None]
+        if valued:
+            top = max(c.value for _p, c in valued)
+            tied = [(p, c) for p, c in valued if c.value == top]
+            leads, first = tied[0]
+            if len(tied) > 1:
+                say("t.leads_tie", player=leads, cards=named(tied), card=first.render(lang))
+            else:
+                say("t.leads_highest", player=leads, card=first.render(lang))
+        else:
+            leads = trick[0][0]
+            say("t.leads_again", player=leads)
+
+    return {
+        "winner": winner[0] if winner is not None else None,
+        "leads_next": leads,
+        "active": active,
+        "cancelled": cancelled,
+        "valid": [p for p, _c in valid],
+        "details": details,
+    }
