@@ -23,6 +23,11 @@ def deleted_keep() -> timedelta:
     return getattr(settings, "DELETED_SHEET_KEEP", DELETED_SHEET_KEEP)
 
 
+def anonymous_keep() -> timedelta:
+    """Return how long an anonymous sheet is kept after its last change (setting ANONYMOUS_SHEET_TTL)."""
+    return settings.ANONYMOUS_SHEET_TTL
+
+
 def new_sheet_id() -> str:
     """Return a random, unguessable sheet id (128 bits, URL-safe)."""
     return secrets.token_urlsafe(16)

@@ -9,7 +9,6 @@ import json
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
@@ -32,7 +31,7 @@ from scoring.exceptions import (
 )
 from scoring.games import GAMES, names
 from scoring.games.base import ScoringError
-from scoring.models import IdempotentRequest, Player, Round, Sheet
+from scoring.models import IdempotentRequest, Player, Round, Sheet, anonymous_keep
 from scoring.signals import seats_scored
 
 MAX_ROUNDS_PER_SHEET = 60  # rounds a stored sheet holds (docs/security.md, "oversized or hostile input")
@@ -139,10 +138,15 @@ def sheet_create(*, game: str, players, options, owner_key: str = "", user=None,
             edit_token_hash=tokens.edit_token_hash(token),
             created_at=now,
             updated_at=now,
-            expires_at=None if user else now + settings.ANONYMOUS_SHEET_TTL,
+            expires_at=None if user else now + anonymous_keep(),
         )
         Player.objects.bulk_create(Player(sheet=sheet, seat=i, name=name) for i, name in enumerate(players))
     return Created(sheet=sheet, edit_token=token)
+
+
+def anonymous_keep_hours() -> int:
+    """Return how many hours an anonymous sheet is kept after its last change, as the pages say it."""
+    return int(anonymous_keep().total_seconds() // 3600)
 
 
 def _lock(sheet: Sheet) -> Sheet:
@@ -160,13 +164,25 @@ def _locked(sheet: Sheet, if_version: int | None) -> tuple[Sheet, list[Round]]:
     return locked, list(Round.objects.filter(sheet_id=locked.pk).only("id", "number", "data"))
 
 
+def _changed(sheet: Sheet) -> list[str]:
+    """Mark a change of the sheet (under its lock): a new version, and an anonymous sheet's expiry moved forward.
+
+    An anonymous sheet is kept `anonymous_keep()` after its last change (docs/rules.md):
+    saved with the change, in its transaction, so a refused or rolled-back write moves
+    nothing. Return the fields to save.
+    """
+    sheet.version += 1
+    sheet.updated_at = timezone.now()
+    if sheet.user_id is None:
+        sheet.expires_at = sheet.updated_at + anonymous_keep()
+    return ["version", "updated_at", "expires_at"]
+
+
 def _store(sheet: Sheet, result: dict) -> None:
     """Save the sheet's derived fields and each seat's total from the engine's result."""
-    sheet.version += 1
     sheet.finished = result["finished"]
     sheet.round_count = len(result["rounds"])
-    sheet.updated_at = timezone.now()
-    sheet.save(update_fields=["version", "finished", "round_count", "updated_at", "draft"])
+    sheet.save(update_fields=[*_changed(sheet), "finished", "round_count", "draft"])
     winners = set(result["winners"]) if result["finished"] else set()
     teams = result.get("teams") or {}
     team_of = {m: t for t, team in teams.items() for m in team["members"]}
@@ -308,9 +324,7 @@ def _draft_write(sheet: Sheet, lang: str, change, *, number: int | None = None, 
             with translation.override(lang):
                 raise InvalidInput(name_players(exc.messages(lang), sheet.players)) from None
         sheet.draft = {"entries": entries, "fields": fields, "entered": entered} if entries or fields else {}
-        sheet.version += 1
-        sheet.updated_at = timezone.now()
-        sheet.save(update_fields=["draft", "version", "updated_at"])
+        sheet.save(update_fields=[*_changed(sheet), "draft"])
     return sheet
 
 

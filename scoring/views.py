@@ -221,9 +221,9 @@ def board_key(request, sheet, lang: str, *, can_edit: bool, editing) -> str:
     """Return the cache key of a board: everything its HTML depends on, named.
 
     The sheet and the version its result belongs to, the release that renders it, the
-    language and the time zone (the "kept 48h" line's date), whether the reader may edit
+    language and the time zone (the "kept 48 hours" line's date), whether the reader may edit
     (edit links, the login prompt of an anonymous editor), the round being edited (no round
-    in progress is shown then), and the sheet's owner and expiry.
+    in progress is shown then), and the sheet's owner, expiry and the hours the banner says.
     """
     editor = ("editor-user" if request.user.is_authenticated else "editor") if can_edit else "reader"
     expires = int(sheet.expires_at.timestamp()) if sheet.expires_at else 0
@@ -237,6 +237,7 @@ def board_key(request, sheet, lang: str, *, can_edit: bool, editing) -> str:
         editing or 0,
         sheet.user_id or 0,
         expires,
+        services.anonymous_keep_hours() if expires else 0,
     )
     return "board:" + ":".join(map(str, parts))
 

@@ -17,7 +17,7 @@ def test_sign_up_claims_the_sheet_and_shows_it_in_the_history(phone, settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     page = phone
     sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"])
-    expect(page.locator(".banner")).to_contain_text("Scores conservés 48h")
+    expect(page.locator(".banner")).to_contain_text("Scores conservés 48 heures")
     page.locator(".banner a").click()
     page.wait_for_load_state()
     page.get_by_role("link", name=re.compile("enregistrer", re.I)).first.click()
