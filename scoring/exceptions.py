@@ -155,21 +155,25 @@ class IdempotencyMismatch(ServiceError):
 
 
 class RestoreRefused(ServiceError):
-    """A removed round cannot be put back: the sheet moved on since (`already`: it is back already)."""
+    """A removed round cannot be put back: the sheet moved on since (`already`: it is back already;
+    `taken`: another round holds its number now)."""
 
     status = 409
     code = "restore_refused"
 
-    def __init__(self, number: int, already: bool = False):
-        super().__init__(number, already)
+    def __init__(self, number: int, already: bool = False, taken: bool = False):
+        super().__init__(number, already, taken)
         self.number = number
         self.already = already
+        self.taken = taken
         self.page_level = levels.INFO if already else levels.ERROR
 
     def message(self) -> str:
         if self.already:
             return _("Round %(n)d is back already.") % {"n": self.number}
-        return _("Round %(n)d cannot be restored: another round was added since.") % {"n": self.number}
+        if self.taken:
+            return _("Round %(n)d cannot be restored: another round was added since.") % {"n": self.number}
+        return _("Round %(n)d can no longer be restored: the sheet changed since.") % {"n": self.number}
 
 
 class CsrfRefused(ServiceError):

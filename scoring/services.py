@@ -506,14 +506,20 @@ def _give(sheets, user) -> int:
     )
 
 
-def round_restore(*, sheet: Sheet, number: int, data, lang: str = "fr") -> Sheet:
-    """Put a removed round back as round `number`, exactly as it was; refuse if another round took its place.
+def round_restore(*, sheet: Sheet, number: int, data, version: int, lang: str = "fr") -> Sheet:
+    """Put a removed round back as round `number`, exactly as it was, if the sheet is still at `version`.
 
-    It is the same write as adding round `number`: the engine checks the game
-    again, and the expected number refuses the restore once another round was added.
+    `version` is the one the removal left: the restore is the write right after it,
+    or nothing. It is the same write as adding round `number` at that version (the
+    engine checks the game again); once the sheet changed in any way (a round added,
+    edited or removed, an entry of the round in progress, this very restore), it is
+    refused, so an old token never puts back a round that is no longer the last one
+    removed.
     """
     try:
-        return round_add(sheet=sheet, data=data, lang=lang, number=number)
-    except Conflict:
+        return round_add(sheet=sheet, data=data, lang=lang, number=number, if_version=version)
+    except (VersionMismatch, Conflict):
         datas = stored_rounds(sheet)
-        raise RestoreRefused(number, already=len(datas) == number and datas[-1] == data) from None
+        if len(datas) == number and datas[-1] == data:
+            raise RestoreRefused(number, already=True) from None
+        raise RestoreRefused(number, taken=len(datas) >= number) from None

@@ -4,7 +4,8 @@
 - the read token: read a sheet, the share link's last part (derived from the secret key);
 - a seat's entry token: that player's own entry in the round in progress (derived);
 - a seat's claim token: attach that seat to one's account, for the stats (derived);
-- a restore token: put back the round this browser removed, within an hour (signed).
+- a restore token: put back the round this browser removed, once, within an hour, while the
+  sheet is still at the version the removal left it at (signed).
 
 Derived tokens are HMACs of the secret key: nothing is stored, and rotating the key
 retires them all. Every check runs in constant time and takes any text (a header or a
@@ -75,15 +76,20 @@ def _restore_signer(sheet_id: str) -> signing.TimestampSigner:
     return signing.TimestampSigner(salt=f"numapp.round-restore:{sheet_id}")
 
 
-def restore_token(sheet_id: str, number: int, data: dict) -> str:
-    """Return the signed token that puts removed round `number` (with `data`) back on this sheet."""
-    return _restore_signer(sheet_id).sign_object({"number": number, "data": data}, compress=True)
+def restore_token(sheet_id: str, number: int, data: dict, version: int) -> str:
+    """Return the signed token that puts removed round `number` (with `data`) back on this sheet.
+
+    `version` is the sheet's version right after the removal: the token is good for that
+    version only, so it restores once (restoring makes a new version) and never over a
+    sheet that changed since (docs/security.md, "a stale Restore").
+    """
+    return _restore_signer(sheet_id).sign_object({"number": number, "data": data, "version": version}, compress=True)
 
 
-def restore_token_round(sheet_id: str, token) -> tuple[int, dict] | None:
-    """Return the (number, data) a restore token carries, or None if it is not one of this sheet's live ones."""
+def restore_token_round(sheet_id: str, token) -> tuple[int, dict, int] | None:
+    """Return the (number, data, version) a restore token carries, or None if it is not one of this sheet's."""
     try:
         removed = _restore_signer(sheet_id).unsign_object(str(token), max_age=RESTORE_MAX_AGE)
-        return int(removed["number"]), removed["data"]
+        return int(removed["number"]), removed["data"], int(removed["version"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         return None

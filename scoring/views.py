@@ -621,7 +621,7 @@ def round_undo(request, sheet_id):
     if datas:
         number, data = len(datas), datas[-1]
         try:
-            services.round_delete(
+            after = services.round_delete(
                 sheet=sheet, number=number, lang=request_lang(), if_version=sheet.version if shown is None else shown
             )
         except VersionMismatch:
@@ -631,7 +631,8 @@ def round_undo(request, sheet_id):
         except ServiceError as exc:
             tell_refused(request, exc)
         else:
-            token = tokens.restore_token(sheet.pk, number, data)
+            # Good once, for the version the removal made (scoring/tokens.py).
+            token = tokens.restore_token(sheet.pk, number, data, after.version)
             request.session[UNDONE_KEY] = {"sheet": sheet.pk, "number": number, "token": token}
     return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
 
@@ -639,16 +640,16 @@ def round_undo(request, sheet_id):
 @require_POST
 @limit_posts("round_write")
 def round_restore(request, sheet_id):
-    """Put back the round the toast offers, with the same entries and number, unless the sheet moved on."""
+    """Put back the round the toast offers, with the same entries and number, unless the sheet changed since."""
     sheet, _role = get_sheet(request, sheet_id, write=True)
     removed = tokens.restore_token_round(sheet.pk, request.POST.get("token", ""))
     if removed is None:
         messages.error(request, _("This round can no longer be restored."))
         return redirect("sheet", sheet.pk)
-    number, data = removed
+    number, data, version = removed
     try:
-        services.round_restore(sheet=sheet, number=number, data=data, lang=request_lang())
-    except ServiceError as exc:  # another round took its place, or it is back already
+        services.round_restore(sheet=sheet, number=number, data=data, version=version, lang=request_lang())
+    except ServiceError as exc:  # the sheet changed since, or the round is back already
         tell_refused(request, exc)
     else:
         messages.success(request, _("Round %(n)d restored.") % {"n": number})
