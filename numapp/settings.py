@@ -153,6 +153,8 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
 ACCOUNT_RATE_LIMITS = {
+    # `key` is the email *and* the client address (accounts/adapter.py): a stranger's wrong
+    # passwords never lock the owner out; one address gets 10 failures a minute in all.
     "login_failed": "10/m/ip,5/5m/key",
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
