@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "numapp.middleware.OwnErrorPagesMiddleware",
+    "numapp.middleware.DiskFullMiddleware",
 ]
 
 ROOT_URLCONF = "numapp.urls"
@@ -228,6 +229,9 @@ SPECTACULAR_SETTINGS = {
         "num": {"type": "integer", "minimum": 0, "maximum": 999999999},
     },
 }
+
+# /readyz fails with less than this free for the SQLite file (numapp/health.py): writes are near failing.
+DATABASE_MIN_FREE_MB = env_int("DATABASE_MIN_FREE_MB", 64, minimum=0)
 
 # Anonymous sheets live this long; the purge runs this often.
 ANONYMOUS_SHEET_TTL = timedelta(hours=env_int("ANONYMOUS_SHEET_TTL_HOURS", 48, minimum=1))
