@@ -276,9 +276,11 @@ def owned_sheet(user, sheet_id: str, *, deleted_too: bool = False) -> Sheet | No
 
 
 def seat_to_claim(sheet_id: str, seat: int, token) -> Sheet | None:
-    """Return the owned live sheet whose seat `seat` the claim `token` opens, or None."""
+    """Return the owned live sheet whose seat `seat` the claim `token` opens, while its claim links live, or None."""
     sheet = Sheet.objects.alive().filter(pk=sheet_id, user__isnull=False).first()
     if sheet is None or seat >= len(sheet.players) or not tokens.claim_token_matches(sheet_id, seat, token):
+        return None
+    if not tokens.claim_link_live(sheet):
         return None
     return sheet
 

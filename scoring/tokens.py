@@ -10,18 +10,53 @@
 Derived tokens are HMACs of the secret key: nothing is stored, and rotating the key
 retires them all. Every check runs in constant time and takes any text (a header or a
 query string) without raising.
+
+Each right ends (docs/security.md, "Who holds which right, and until when"): the
+`*_live` functions say whether a sheet's links still grant theirs. An anonymous sheet's
+links live as long as the sheet (48 hours after its last change); an account's sheet
+ends them by its game and its last change, since it is kept for good.
 """
 
 import hashlib
 import hmac
 import secrets
+from datetime import timedelta
 
+from django.conf import settings
 from django.core import signing
+from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from numapp.parsing import same_token
 
 RESTORE_MAX_AGE = 60 * 60  # the "Restore" button of a removed round works for an hour
+# The share and claim links of an account's sheet work until this long after its last change.
+ACCOUNT_LINK_KEEP = timedelta(days=30)
+
+
+def _idle(sheet, now) -> timedelta:
+    return (now or timezone.now()) - sheet.updated_at
+
+
+def share_link_live(sheet, now=None) -> bool:
+    """Tell whether the sheet's share link still reads it: an account's sheet, until 30 days after its last change."""
+    return sheet.user_id is None or _idle(sheet, now) < ACCOUNT_LINK_KEEP
+
+
+def entry_link_live(sheet, now=None) -> bool:
+    """Tell whether the players' entry links still read the sheet and write their entries.
+
+    An account's sheet: while its game is not finished, and never past 48 hours
+    (ANONYMOUS_SHEET_TTL) after its last change; the owner's next change opens them again.
+    """
+    if sheet.user_id is None:
+        return True
+    return not sheet.finished and _idle(sheet, now) < settings.ANONYMOUS_SHEET_TTL
+
+
+def claim_link_live(sheet, now=None) -> bool:
+    """Tell whether the seats' claim links (an account's sheet only) still work: until 30 days after its last change."""
+    return sheet.user_id is not None and _idle(sheet, now) < ACCOUNT_LINK_KEEP
 
 
 def new_edit_token() -> str:

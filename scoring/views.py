@@ -304,7 +304,7 @@ def _sheet_context(
             "seat_url": request.build_absolute_uri(
                 reverse("seat-join", args=[sheet.pk, seat, tokens.claim_token(sheet.pk, seat)])
             )
-            if owner_view
+            if owner_view and tokens.claim_link_live(sheet)
             else "",
         }
         for seat, name in enumerate(players)
