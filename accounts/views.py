@@ -19,7 +19,7 @@ from numapp.i18n import request_lang
 from numapp.parsing import parse_int
 from scoring import services as scoring
 from scoring.access import EDITOR, get_sheet
-from scoring.exceptions import ServiceError
+from scoring.exceptions import SeatTaken, ServiceError
 from scoring.games import GAMES
 
 
@@ -137,7 +137,8 @@ def seat_me(request, sheet_id):
     seat = parse_int(request.POST.get("seat", ""))
     if seat is None or seat >= len(sheet.players):
         raise Http404
-    services.seat_attach(sheet=sheet, seat=seat, user=request.user)
+    # The owner chooses on their own sheet: a seat someone else held is theirs on purpose.
+    services.seat_attach(sheet=sheet, seat=seat, user=request.user, take_over=True)
     messages.success(request, _("Seat saved: this game now counts in your stats."))
     return redirect("sheet", sheet.pk)
 
@@ -163,14 +164,29 @@ def seat_join(request, sheet_id, seat, token):
                 "signup_url": f"{reverse('account_signup')}?{back}",
             },
         )
+    status = 200
     if request.method == "POST":
-        services.seat_attach(sheet=sheet, seat=seat, user=request.user)
-        messages.success(request, _("The seat is yours: this game now counts in your stats."))
-        return redirect("player", request.user.pk)
+        try:
+            # A seat another account holds changes hands only once this person answered the page's question.
+            take_over = request.POST.get("take_over") == "1"
+            services.seat_attach(sheet=sheet, seat=seat, user=request.user, take_over=take_over)
+        except SeatTaken:
+            status = 409  # taken since the page was drawn: the page asks now
+        else:
+            messages.success(request, _("The seat is yours: this game now counts in your stats."))
+            return redirect("player", request.user.pk)
+    holder = services.seat_holder(sheet, seat)
     return render(
         request,
         "accounts/seat_join.html",
-        {"sheet": sheet, "name": sheet.players[seat], "game": GAMES[sheet.game].name},
+        {
+            "sheet": sheet,
+            "name": sheet.players[seat],
+            "game": GAMES[sheet.game].name,
+            "mine": holder == request.user.pk,
+            "taken": holder is not None and holder != request.user.pk,
+        },
+        status=status,
     )
 
 

@@ -176,6 +176,16 @@ class RestoreRefused(ServiceError):
         return _("Round %(n)d can no longer be restored: the sheet changed since.") % {"n": self.number}
 
 
+class SeatTaken(ServiceError):
+    """A seat's claim link opened by someone else than the account holding the seat, without asking to take it."""
+
+    status = 409
+    code = "seat_taken"
+
+    def message(self) -> str:
+        return _("This seat is already taken by another account.")
+
+
 class CsrfRefused(ServiceError):
     """A write carrying a browser's cookies failed the CSRF check."""
 
