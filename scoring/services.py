@@ -474,16 +474,24 @@ def with_lines(sheets, lang: str) -> list[Sheet]:
     return sheets
 
 
+def browser_sheets(*, owner_key: str):
+    """Return the live anonymous sheets this browser made (its owner id), newest first: what a login may offer."""
+    if not owner_key:
+        return Sheet.objects.none()
+    return Sheet.objects.alive().filter(user__isnull=True, owner_key=owner_key).order_by("-updated_at")
+
+
 def sheets_claim(*, owner_key: str, user) -> int:
     """Give the live anonymous sheets of this browser to `user`; they stop expiring.
 
-    The owner id comes from the session data, which survives the session key
-    rotating at login. Sheets already expired stay expired. The edit token retires:
-    from now on the account decides who edits (scoring/access.py).
+    Only once the person said yes (accounts/views.py `claim_sheets`): a login offers
+    them, never moves them. The owner id comes from the session data, which survives
+    the session key rotating at login. Sheets already expired stay expired. The edit
+    token retires: from now on the account decides who edits (scoring/access.py).
     """
     if not owner_key:
         return 0
-    return _give(Sheet.objects.alive().filter(user__isnull=True, owner_key=owner_key), user)
+    return _give(browser_sheets(owner_key=owner_key).order_by(), user)
 
 
 def sheet_save_to_account(*, sheet: Sheet, user) -> bool:
