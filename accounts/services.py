@@ -290,7 +290,9 @@ def seat_holder(sheet: Sheet, seat: int) -> int | None:
 def seat_to_claim(sheet_id: str, seat: int, token) -> Sheet | None:
     """Return the owned live sheet whose seat `seat` the claim `token` opens, while its claim links live, or None."""
     sheet = Sheet.objects.alive().filter(pk=sheet_id, user__isnull=False).first()
-    if sheet is None or seat >= len(sheet.players) or not tokens.claim_token_matches(sheet_id, seat, token):
+    if sheet is None or seat >= len(sheet.players):
+        return None
+    if not tokens.claim_token_matches(sheet_id, seat, token, sheet.links_epoch):
         return None
     if not tokens.claim_link_live(sheet):
         return None

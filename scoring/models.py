@@ -222,6 +222,9 @@ class Sheet(models.Model):
     # Set when the owner deletes the sheet: gone for every reader at once, restorable
     # from the history for DELETED_SHEET_KEEP, then purged.
     deleted_at = models.DateTimeField(null=True, blank=True)
+    # The generation of the sheet's links (share, players' entry, seat claim): the editor's
+    # "new links" moves it on, and every link derived under the previous one stops working.
+    links_epoch = models.PositiveIntegerField(default=0)
 
     objects = SheetManager()
 

@@ -514,6 +514,20 @@ def _give(sheets, user) -> int:
     )
 
 
+def links_renew(*, sheet: Sheet) -> Sheet:
+    """End every link of the sheet (share, players' entry, seat claim) and make new ones; return the sheet.
+
+    The links are derived from the sheet's `links_epoch` (scoring/tokens.py): moving it
+    on ends them all at once. The scores do not change, nor does the version or the
+    sheet's expiry.
+    """
+    with transaction.atomic():
+        locked = _lock(sheet)
+        locked.links_epoch += 1
+        locked.save(update_fields=["links_epoch"])
+    return locked
+
+
 def round_restore(*, sheet: Sheet, number: int, data, version: int, lang: str = "fr") -> Sheet:
     """Put a removed round back as round `number`, exactly as it was, if the sheet is still at `version`.
 

@@ -14,7 +14,9 @@ query string) without raising.
 Each right ends (docs/security.md, "Who holds which right, and until when"): the
 `*_live` functions say whether a sheet's links still grant theirs. An anonymous sheet's
 links live as long as the sheet (48 hours after its last change); an account's sheet
-ends them by its game and its last change, since it is kept for good.
+ends them by its game and its last change, since it is kept for good. The sheet's editor
+ends them all at once by moving the sheet's `links_epoch` on: the derived tokens of the
+share, entry and claim links include it.
 """
 
 import hashlib
@@ -76,35 +78,45 @@ def edit_token_matches(sheet, token) -> bool:
     return hmac.compare_digest(sheet.edit_token_hash, edit_token_hash(token))
 
 
-def _derived(salt: str, value: str) -> str:
+def _derived(salt: str, value: str, epoch: int = 0) -> str:
+    """Return the HMAC token of `value` under the secret key, for the sheet's links of generation `epoch`.
+
+    The first generation (0) is the value alone, as links were before generations existed.
+    """
+    if epoch:
+        value = f"{value}~{epoch}"
     return salted_hmac(salt, value, algorithm="sha256").hexdigest()[:32]
 
 
-def read_token(sheet_id: str) -> str:
-    """Return the token of the sheet's share link: reading the sheet, nothing else."""
-    return _derived("numapp.share", sheet_id)
+def read_token(sheet_id: str, epoch: int = 0) -> str:
+    """Return the token of the sheet's share link: reading the sheet, nothing else.
+
+    `epoch` is the sheet's `links_epoch`: "new links" moves it on and ends the old ones
+    (the same for the entry and claim tokens below).
+    """
+    return _derived("numapp.share", sheet_id, epoch)
 
 
-def read_token_matches(sheet_id: str, token) -> bool:
-    return same_token(read_token(sheet_id), token)
+def read_token_matches(sheet_id: str, token, epoch: int = 0) -> bool:
+    return same_token(read_token(sheet_id, epoch), token)
 
 
-def entry_token(sheet_id: str, seat: int) -> str:
+def entry_token(sheet_id: str, seat: int, epoch: int = 0) -> str:
     """Return the token of a player's own entry link: their entry in the round in progress, nothing else."""
-    return _derived("numapp.seat-entry", f"{sheet_id}:{seat}")
+    return _derived("numapp.seat-entry", f"{sheet_id}:{seat}", epoch)
 
 
-def entry_token_matches(sheet_id: str, seat: int, token) -> bool:
-    return same_token(entry_token(sheet_id, seat), token)
+def entry_token_matches(sheet_id: str, seat: int, token, epoch: int = 0) -> bool:
+    return same_token(entry_token(sheet_id, seat, epoch), token)
 
 
-def claim_token(sheet_id: str, seat: int) -> str:
+def claim_token(sheet_id: str, seat: int, epoch: int = 0) -> str:
     """Return the token of a seat's claim link: a logged-in player attaches that seat to their account."""
-    return _derived("numapp.seat", f"{sheet_id}:{seat}")
+    return _derived("numapp.seat", f"{sheet_id}:{seat}", epoch)
 
 
-def claim_token_matches(sheet_id: str, seat: int, token) -> bool:
-    return same_token(claim_token(sheet_id, seat), token)
+def claim_token_matches(sheet_id: str, seat: int, token, epoch: int = 0) -> bool:
+    return same_token(claim_token(sheet_id, seat, epoch), token)
 
 
 def _restore_signer(sheet_id: str) -> signing.TimestampSigner:

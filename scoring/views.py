@@ -302,14 +302,16 @@ def _sheet_context(
             "team": team_of.get(name),
             "user_id": seat_users.get(seat),
             "seat_url": request.build_absolute_uri(
-                reverse("seat-join", args=[sheet.pk, seat, tokens.claim_token(sheet.pk, seat)])
+                reverse("seat-join", args=[sheet.pk, seat, tokens.claim_token(sheet.pk, seat, sheet.links_epoch)])
             )
             if owner_view and tokens.claim_link_live(sheet)
             else "",
         }
         for seat, name in enumerate(players)
     ]
-    share_url = request.build_absolute_uri(reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk)]))
+    share_url = request.build_absolute_uri(
+        reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk, sheet.links_epoch)])
+    )
     next_round = result.get("next_round")
     context = {
         "sheet": sheet,
@@ -364,7 +366,8 @@ def _sheet_context(
 
 
 def _seat_url(request, sheet, seat: int) -> str:
-    return request.build_absolute_uri(reverse("seat-entry", args=[sheet.pk, seat, tokens.entry_token(sheet.pk, seat)]))
+    token = tokens.entry_token(sheet.pk, seat, sheet.links_epoch)
+    return request.build_absolute_uri(reverse("seat-entry", args=[sheet.pk, seat, token]))
 
 
 def _sheet_data(request, sheet, game: dict, result: dict, datas: list, lang: str, editing: int | None) -> dict:
@@ -476,7 +479,8 @@ def seat_entry(request, sheet_id, seat, token):
             "playing": name in players_now,
             "mine": (sheet.draft.get("entries") or {}).get(name) if sheet.draft else None,
             "late": late,
-            "watch_url": reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk)]) + "?fragment=1",
+            "watch_url": reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk, sheet.links_epoch)])
+            + "?fragment=1",
             "entry_players": [name],
         }
     )
@@ -654,6 +658,15 @@ def round_restore(request, sheet_id):
     else:
         messages.success(request, _("Round %(n)d restored.") % {"n": number})
     return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
+
+
+@require_POST
+def links_renew(request, sheet_id):
+    """End the sheet's share, entry and claim links at once (they were passed too far): the page shows new ones."""
+    sheet, _role = get_sheet(request, sheet_id, write=True)
+    services.links_renew(sheet=sheet)
+    messages.success(request, _("New links: the old ones no longer open this sheet."))
+    return redirect(reverse("sheet", args=[sheet.pk]) + "#share-box")
 
 
 @require_POST

@@ -5,9 +5,11 @@
   never longer than 48 hours after the sheet's last change;
 - the share link (read): with an anonymous sheet, as long as the sheet; an account's sheet,
   until 30 days after its last change;
-- a seat's claim link (an account's sheet only): until 30 days after its last change.
+- a seat's claim link (an account's sheet only): until 30 days after its last change;
+- and the sheet's editor can end them all at once, getting new ones.
 """
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -118,3 +120,47 @@ def test_it_ends_an_account_sheets_share_and_claim_links_30_days_after_its_last_
     browser = Client()
     browser.force_login(owner)
     assert browser.get(f"/sheets/{sheet.pk}/").status_code == 200
+
+
+def test_the_sheets_editor_ends_every_link_at_once_and_gets_new_ones():
+    owner = user("owner@example.org")
+    sheet = services.sheet_create(**MALUS, user=owner).sheet
+    old = {
+        "share": f"/w/{sheet.pk}/{tokens.read_token(sheet.pk)}/",
+        "entry": f"/p/{sheet.pk}/1/{tokens.entry_token(sheet.pk, 1)}/",
+        "claim": f"/seat/{sheet.pk}/1/{tokens.claim_token(sheet.pk, 1)}/",
+    }
+    assert {name: Client().get(url).status_code for name, url in old.items()} == dict.fromkeys(old, 200)
+    # Only the sheet's editor may: a watcher, a player or a stranger gets the plain 404.
+    for outsider in (Client(), Client(HTTP_X_SHARE_TOKEN=tokens.read_token(sheet.pk))):
+        assert outsider.post(f"/sheets/{sheet.pk}/links/").status_code == 404
+    owners_phone = Client()
+    owners_phone.force_login(owner)
+    r = owners_phone.post(f"/sheets/{sheet.pk}/links/", follow=True)
+    assert "Nouveaux liens : les anciens n'ouvrent plus cette feuille." in r.content.decode().replace("&#x27;", "'")
+    assert {name: Client().get(url).status_code for name, url in old.items()} == dict.fromkeys(old, 404)
+    assert seat_rights(sheet.pk) == ENDED
+    # The page gives the new links, and they work.
+    page = owners_phone.get(f"/sheets/{sheet.pk}/").content.decode()
+    new = {
+        "share": re.search(r'value="http://testserver(/w/[^"]+)"', page)[1],
+        "entry": re.search(r'value="http://testserver(/p/[^"]+/1/[^"]+)"', page)[1],
+        "claim": re.search(r'value="http://testserver(/seat/[^"]+/1/[^"]+)"', page)[1],
+    }
+    assert all(new[name] != old[name] for name in old)
+    assert {name: Client().get(url).status_code for name, url in new.items()} == dict.fromkeys(new, 200)
+    token = new["entry"].rstrip("/").rsplit("/", 1)[1]
+    r = Client().get(f"/api/v1/sheets/{sheet.pk}/", HTTP_X_SEAT_TOKEN=token)
+    assert r.status_code == 200
+    assert owners_phone.get(f"/api/v1/sheets/{sheet.pk}/").json()["share_url"].endswith(new["share"])
+
+
+def test_an_anonymous_sheets_creator_renews_its_links_too():
+    browser = Client()
+    r = browser.post("/new/numx-malus/", {"player": ["Léa", "Tom"], "opt-scoring": "competition"})
+    sheet = Sheet.objects.get(pk=r.url.strip("/").split("/")[-1])
+    share = f"/w/{sheet.pk}/{tokens.read_token(sheet.pk)}/"
+    assert browser.post(f"/sheets/{sheet.pk}/links/").status_code == 302
+    assert Client().get(share).status_code == 404
+    assert seat_rights(sheet.pk) == ENDED
+    assert Sheet.objects.get(pk=sheet.pk).version == sheet.version  # the scores did not change
