@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Profile, Standing
 from scoring import tokens
-from scoring.exceptions import InvalidInput
+from scoring.exceptions import InvalidInput, SeatTaken
 from scoring.games import GAMES
 from scoring.games.names import NameRefused, clean_name
 from scoring.models import Player, Sheet, deleted_keep
@@ -97,11 +97,18 @@ def _standing_rows(user_ids: list[int], game: str) -> dict[tuple[int, str], dict
     return rows
 
 
-def seat_attach(*, sheet: Sheet, seat: int, user) -> Player:
-    """Attach a seat to `user` (their "me" at this table); one seat per user per sheet."""
+def seat_attach(*, sheet: Sheet, seat: int, user, take_over: bool = False) -> Player:
+    """Attach a seat to `user` (their "me" at this table); one seat per user per sheet.
+
+    A seat another account holds changes hands only with `take_over` (the person was
+    asked, or the sheet's owner chose it): otherwise SeatTaken, nothing changed. Checked
+    under the seat's lock, so a page drawn while the seat was free cannot take it.
+    """
     with transaction.atomic():
-        Player.objects.filter(sheet=sheet, user=user).exclude(seat=seat).update(user=None)
         player = Player.objects.select_for_update().get(sheet=sheet, seat=seat)
+        if player.user_id not in (None, user.pk) and not take_over:
+            raise SeatTaken()
+        Player.objects.filter(sheet=sheet, user=user).exclude(seat=seat).update(user=None)
         previous = player.user_id
         player.user = user
         player.save(update_fields=["user"])
@@ -275,10 +282,19 @@ def owned_sheet(user, sheet_id: str, *, deleted_too: bool = False) -> Sheet | No
     return sheets.filter(pk=sheet_id, user=user).first()
 
 
+def seat_holder(sheet: Sheet, seat: int) -> int | None:
+    """Return the id of the account holding this seat, or None."""
+    return Player.objects.filter(sheet=sheet, seat=seat).values_list("user_id", flat=True).first()
+
+
 def seat_to_claim(sheet_id: str, seat: int, token) -> Sheet | None:
-    """Return the owned live sheet whose seat `seat` the claim `token` opens, or None."""
+    """Return the owned live sheet whose seat `seat` the claim `token` opens, while its claim links live, or None."""
     sheet = Sheet.objects.alive().filter(pk=sheet_id, user__isnull=False).first()
-    if sheet is None or seat >= len(sheet.players) or not tokens.claim_token_matches(sheet_id, seat, token):
+    if sheet is None or seat >= len(sheet.players):
+        return None
+    if not tokens.claim_token_matches(sheet_id, seat, token, sheet.links_epoch):
+        return None
+    if not tokens.claim_link_live(sheet):
         return None
     return sheet
 

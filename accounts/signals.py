@@ -1,32 +1,31 @@
 """The accounts app's receivers: what an account follows of the sheets."""
 
+from urllib.parse import urlencode
+
 from allauth.account.signals import user_logged_in
-from django.contrib import messages
 from django.dispatch import receiver
-from django.utils.translation import ngettext
+from django.urls import reverse
 
 from accounts.services import standings_recount
 from scoring.access import OWNER_SESSION_KEY
-from scoring.services import sheets_claim
+from scoring.services import browser_sheets
 from scoring.signals import seats_scored
 
 
 @receiver(user_logged_in)
-def claim_browser_sheets(sender, request, user, **kwargs):
-    """Claim this browser's anonymous sheets when its user logs in (sign-up logs in too)."""
+def offer_browser_sheets(sender, request, user, response=None, **kwargs):
+    """Ask, after a login (sign-up logs in too), before this browser's anonymous sheets go into the account.
+
+    On a shared phone they may be someone else's: the login leads to the question
+    (accounts/views.py `claim_sheets`), then to where it was going. Nothing moves
+    until the person answers yes.
+    """
     key = request.session.get(OWNER_SESSION_KEY, "")
-    claimed = sheets_claim(owner_key=key, user=user) if key else 0
-    if claimed:
-        # Said on the page the login leads to: the sheets played before logging in are kept.
-        messages.success(
-            request,
-            ngettext(
-                "%(count)d sheet added to your account.",
-                "%(count)d sheets added to your account.",
-                claimed,
-            )
-            % {"count": claimed},
-        )
+    if not key or not browser_sheets(owner_key=key).exists():
+        return
+    if response is not None and response.has_header("Location"):
+        then = urlencode({"next": response["Location"]}, safe="/")
+        response["Location"] = f"{reverse('claim-sheets')}?{then}"
 
 
 @receiver(seats_scored)

@@ -12,6 +12,7 @@ urlpatterns = [
     path("me/sheets/<sheet:sheet_id>/delete/", views.sheet_delete, name="sheet-delete"),
     path("me/sheets/<sheet:sheet_id>/seat/", views.seat_me, name="seat-me"),
     path("me/sheets/<sheet:sheet_id>/save/", views.save_to_account, name="save-to-account"),
+    path("me/claim/", views.claim_sheets, name="claim-sheets"),
     path("seat/<sheet:sheet_id>/<num:seat>/<token:token>/", views.seat_join, name="seat-join"),
     path("players/<num:user_id>/", views.player, name="player"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),

@@ -11,15 +11,17 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services
 from numapp.i18n import request_lang
 from numapp.parsing import parse_int
 from scoring import services as scoring
-from scoring.access import EDITOR, get_sheet
-from scoring.exceptions import ServiceError
+from scoring.access import EDITOR, get_sheet, owner_key
+from scoring.exceptions import SeatTaken, ServiceError
 from scoring.games import GAMES
 
 
@@ -137,7 +139,8 @@ def seat_me(request, sheet_id):
     seat = parse_int(request.POST.get("seat", ""))
     if seat is None or seat >= len(sheet.players):
         raise Http404
-    services.seat_attach(sheet=sheet, seat=seat, user=request.user)
+    # The owner chooses on their own sheet: a seat someone else held is theirs on purpose.
+    services.seat_attach(sheet=sheet, seat=seat, user=request.user, take_over=True)
     messages.success(request, _("Seat saved: this game now counts in your stats."))
     return redirect("sheet", sheet.pk)
 
@@ -163,15 +166,62 @@ def seat_join(request, sheet_id, seat, token):
                 "signup_url": f"{reverse('account_signup')}?{back}",
             },
         )
+    status = 200
     if request.method == "POST":
-        services.seat_attach(sheet=sheet, seat=seat, user=request.user)
-        messages.success(request, _("The seat is yours: this game now counts in your stats."))
-        return redirect("player", request.user.pk)
+        try:
+            # A seat another account holds changes hands only once this person answered the page's question.
+            take_over = request.POST.get("take_over") == "1"
+            services.seat_attach(sheet=sheet, seat=seat, user=request.user, take_over=take_over)
+        except SeatTaken:
+            status = 409  # taken since the page was drawn: the page asks now
+        else:
+            messages.success(request, _("The seat is yours: this game now counts in your stats."))
+            return redirect("player", request.user.pk)
+    holder = services.seat_holder(sheet, seat)
     return render(
         request,
         "accounts/seat_join.html",
-        {"sheet": sheet, "name": sheet.players[seat], "game": GAMES[sheet.game].name},
+        {
+            "sheet": sheet,
+            "name": sheet.players[seat],
+            "game": GAMES[sheet.game].name,
+            "mine": holder == request.user.pk,
+            "taken": holder is not None and holder != request.user.pk,
+        },
+        status=status,
     )
+
+
+def _next(request) -> str:
+    """Return where the answer leads: the page the login was for, on this site only."""
+    then = request.POST.get("next") or request.GET.get("next") or "/"
+    ok = url_has_allowed_host_and_scheme(then, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    return then if ok else "/"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def claim_sheets(request):
+    """Ask whether this browser's anonymous sheets go into the account that just logged in.
+
+    On a shared phone they may be another person's: « Non » leaves them as they are
+    (anonymous, kept 48 hours after their last change, their edit links alive).
+    """
+    key, then = owner_key(request), _next(request)
+    if request.method == "POST":
+        if request.POST.get("answer") == "add":
+            added = scoring.sheets_claim(owner_key=key, user=request.user)
+            if added:
+                message = ngettext(
+                    "%(count)d sheet added to your account.", "%(count)d sheets added to your account.", added
+                )
+                messages.success(request, message % {"count": added})
+        return redirect(then)
+    sheets = scoring.with_lines(scoring.browser_sheets(owner_key=key).prefetch_related("seats")[:50], request_lang())
+    if not sheets:
+        return redirect(then)
+    names = {slug: game.name for slug, game in GAMES.items()}
+    return render(request, "accounts/claim.html", {"sheets": sheets, "names": names, "next": then})
 
 
 @login_required

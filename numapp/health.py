@@ -1,4 +1,4 @@
-"""Readiness of the parts the app needs: the database, the Celery broker and the cache.
+"""Readiness of the parts the app needs: the database (and whether it can write), the Celery broker and the cache.
 
 Each check gives up quickly (the broker and the cache after about half a second each),
 so that `/readyz` answers 503 within about two seconds even when Redis accepts
@@ -8,10 +8,14 @@ until gunicorn kills it.
 
 import logging
 import re
+import shutil
+from pathlib import Path
 
 import redis
 from django.conf import settings
 from django.db import connection
+
+from numapp import diskfull
 
 log = logging.getLogger("numapp.health")
 
@@ -21,9 +25,30 @@ BROKER_TIMEOUT = 0.5
 CACHE_TIMEOUT = 0.5
 
 
+class DiskFull(Exception):
+    """The database cannot write for want of disk space."""
+
+
 def _database() -> None:
+    """Reach the database, and fail while it cannot write for want of space.
+
+    Two cheap signs, no write of the probe's own (it would queue behind the players'
+    writes for SQLite's lock): a write refused for a full disk in the last
+    `diskfull.HOLD_SECONDS`, by any process (numapp/diskfull.py); and with SQLite, less
+    than DATABASE_MIN_FREE_MB free on the database file's file system.
+    """
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
+    cause = diskfull.recently_full()
+    if cause:
+        raise DiskFull(f"a write was refused: {cause}")
+    if connection.vendor == "sqlite":
+        name = str(connection.settings_dict["NAME"])
+        # An in-memory database (the tests') writes its journal nowhere: VAR_DIR stands in.
+        where = Path(name).parent if Path(name).is_absolute() else Path(settings.VAR_DIR)
+        free = shutil.disk_usage(where).free
+        if free < settings.DATABASE_MIN_FREE_MB * 1024 * 1024:
+            raise DiskFull(f"{free // (1024 * 1024)} MB free on {where}, less than DATABASE_MIN_FREE_MB")
 
 
 def _broker() -> None:

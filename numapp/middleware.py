@@ -12,7 +12,7 @@ from django.http import Http404
 from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
 from django.urls import Resolver404, is_valid_path, resolve
 
-from numapp import views
+from numapp import diskfull, views
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -133,3 +133,24 @@ class OwnErrorPagesMiddleware:
             "Internal Server Error: %s", request.path, exc_info=(type(exception), exception, exception.__traceback__)
         )
         return views.server_error(request)
+
+
+class DiskFullMiddleware:
+    """Answer a write the database refused for a full disk with a 503 that says so (pages and API).
+
+    The innermost middleware, so its `process_exception` sees the view's exception first
+    (an API view re-raises what its handler does not know). What fails after the view (the
+    session saved on the way out) reaches `numapp.views.server_error`, which answers the same.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not diskfull.is_disk_full(exception):
+            return None
+        diskfull.note(request, exception)
+        return views.unavailable(request)

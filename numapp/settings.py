@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "numapp.middleware.OwnErrorPagesMiddleware",
+    "numapp.middleware.DiskFullMiddleware",
 ]
 
 ROOT_URLCONF = "numapp.urls"
@@ -151,7 +152,13 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env_str("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
 ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# An email that has an account gets the same page and one mail ("you have an account"), and
+# the same work: the password is hashed either way (accounts/forms.py, docs/security.md).
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
 ACCOUNT_RATE_LIMITS = {
+    # `key` is the email *and* the client address (accounts/adapter.py): a stranger's wrong
+    # passwords never lock the owner out; one address gets 10 failures a minute in all.
     "login_failed": "10/m/ip,5/5m/key",
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
@@ -225,6 +232,9 @@ SPECTACULAR_SETTINGS = {
         "num": {"type": "integer", "minimum": 0, "maximum": 999999999},
     },
 }
+
+# /readyz fails with less than this free for the SQLite file (numapp/health.py): writes are near failing.
+DATABASE_MIN_FREE_MB = env_int("DATABASE_MIN_FREE_MB", 64, minimum=0)
 
 # Anonymous sheets live this long; the purge runs this often.
 # The live table (scoring/live.py): announced through Redis when there is one, else in this

@@ -26,6 +26,7 @@ urlpatterns = [
     path("sheets/<sheet:sheet_id>/undo/", views.round_undo, name="round-undo"),
     path("sheets/<sheet:sheet_id>/draft/", views.draft_save, name="draft-save"),
     path("sheets/<sheet:sheet_id>/rematch/", views.rematch, name="rematch"),
+    path("sheets/<sheet:sheet_id>/links/", views.links_renew, name="links-renew"),
     path("w/<sheet:sheet_id>/<token:token>/", views.sheet_watch, name="sheet-watch"),
     path("p/<sheet:sheet_id>/<num:seat>/<token:token>/", views.seat_entry, name="seat-entry"),
     path("healthz", numapp_views.healthz, name="healthz"),

@@ -7,7 +7,13 @@ from django.middleware.csrf import CsrfViewMiddleware
 
 from scoring.exceptions import CsrfRefused
 from scoring.models import Sheet
-from scoring.tokens import edit_token_matches, entry_token_matches, read_token_matches
+from scoring.tokens import (
+    edit_token_matches,
+    entry_link_live,
+    entry_token_matches,
+    read_token_matches,
+    share_link_live,
+)
 
 OWNER_SESSION_KEY = "owner_id"
 # Sheets this browser opened with their edit link (…/?edit=<edit token>).
@@ -55,7 +61,7 @@ def role_for(request, sheet: Sheet, *, share: str = "") -> str | None:
     if sheet.edit_token_hash and hasattr(request, "session") and sheet.pk in request.session.get(EDIT_GRANTS_KEY, []):
         return EDITOR
     share = share or request.headers.get("X-Share-Token", "") or request.GET.get("share", "")
-    if read_token_matches(sheet.pk, share):
+    if read_token_matches(sheet.pk, share, sheet.links_epoch) and share_link_live(sheet):
         return VIEWER
     if seat_of(request, sheet) is not None:
         return PLAYER  # reads the sheet; writes only their own entry of the round in progress
@@ -73,11 +79,12 @@ def grant_edit_link(request, sheet_id: str, token: str) -> bool:
 
 
 def seat_of(request, sheet: Sheet, *, token: str = "") -> int | None:
-    """Return the seat whose entry link `token` (or the `X-Seat-Token` header) is, if any."""
+    """Return the seat whose entry link `token` (or the `X-Seat-Token` header) is, if any, while such links live."""
     token = token or request.headers.get("X-Seat-Token", "")
-    if not token:
+    if not token or not entry_link_live(sheet):
         return None
-    return next((seat for seat in range(len(sheet.players)) if entry_token_matches(sheet.pk, seat, token)), None)
+    epoch = sheet.links_epoch
+    return next((seat for seat in range(len(sheet.players)) if entry_token_matches(sheet.pk, seat, token, epoch)), None)
 
 
 def get_sheet(request, sheet_id: str, *, write: bool, share: str = "") -> tuple[Sheet, str]:
@@ -98,7 +105,9 @@ def get_sheet(request, sheet_id: str, *, write: bool, share: str = "") -> tuple[
 def get_seat_sheet(sheet_id: str, seat: int, token: str) -> Sheet:
     """Return the live sheet whose seat `seat` the entry link's `token` opens, or raise 404."""
     sheet = Sheet.objects.read_alive(sheet_id) if isinstance(sheet_id, str) else None
-    if sheet is None or seat >= len(sheet.players) or not entry_token_matches(sheet.pk, seat, token):
+    if sheet is None or seat >= len(sheet.players) or not entry_token_matches(sheet.pk, seat, token, sheet.links_epoch):
+        raise Http404
+    if not entry_link_live(sheet):
         raise Http404
     return sheet
 

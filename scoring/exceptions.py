@@ -155,21 +155,35 @@ class IdempotencyMismatch(ServiceError):
 
 
 class RestoreRefused(ServiceError):
-    """A removed round cannot be put back: the sheet moved on since (`already`: it is back already)."""
+    """A removed round cannot be put back: the sheet moved on since (`already`: it is back already;
+    `taken`: another round holds its number now)."""
 
     status = 409
     code = "restore_refused"
 
-    def __init__(self, number: int, already: bool = False):
-        super().__init__(number, already)
+    def __init__(self, number: int, already: bool = False, taken: bool = False):
+        super().__init__(number, already, taken)
         self.number = number
         self.already = already
+        self.taken = taken
         self.page_level = levels.INFO if already else levels.ERROR
 
     def message(self) -> str:
         if self.already:
             return _("Round %(n)d is back already.") % {"n": self.number}
-        return _("Round %(n)d cannot be restored: another round was added since.") % {"n": self.number}
+        if self.taken:
+            return _("Round %(n)d cannot be restored: another round was added since.") % {"n": self.number}
+        return _("Round %(n)d can no longer be restored: the sheet changed since.") % {"n": self.number}
+
+
+class SeatTaken(ServiceError):
+    """A seat's claim link opened by someone else than the account holding the seat, without asking to take it."""
+
+    status = 409
+    code = "seat_taken"
+
+    def message(self) -> str:
+        return _("This seat is already taken by another account.")
 
 
 class CsrfRefused(ServiceError):

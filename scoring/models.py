@@ -23,6 +23,11 @@ def deleted_keep() -> timedelta:
     return getattr(settings, "DELETED_SHEET_KEEP", DELETED_SHEET_KEEP)
 
 
+def anonymous_keep() -> timedelta:
+    """Return how long an anonymous sheet is kept after its last change (setting ANONYMOUS_SHEET_TTL)."""
+    return settings.ANONYMOUS_SHEET_TTL
+
+
 def new_sheet_id() -> str:
     """Return a random, unguessable sheet id (128 bits, URL-safe)."""
     return secrets.token_urlsafe(16)
@@ -217,6 +222,9 @@ class Sheet(models.Model):
     # Set when the owner deletes the sheet: gone for every reader at once, restorable
     # from the history for DELETED_SHEET_KEEP, then purged.
     deleted_at = models.DateTimeField(null=True, blank=True)
+    # The generation of the sheet's links (share, players' entry, seat claim): the editor's
+    # "new links" moves it on, and every link derived under the previous one stops working.
+    links_epoch = models.PositiveIntegerField(default=0)
 
     objects = SheetManager()
 

@@ -9,7 +9,6 @@ import json
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
@@ -32,7 +31,7 @@ from scoring.exceptions import (
 )
 from scoring.games import GAMES, names
 from scoring.games.base import ScoringError
-from scoring.models import IdempotentRequest, Player, Round, Sheet
+from scoring.models import IdempotentRequest, Player, Round, Sheet, anonymous_keep
 from scoring.signals import seats_scored
 
 MAX_ROUNDS_PER_SHEET = 60  # rounds a stored sheet holds (docs/security.md, "oversized or hostile input")
@@ -157,10 +156,15 @@ def sheet_create(*, game: str, players, options, owner_key: str = "", user=None,
             edit_token_hash=tokens.edit_token_hash(token),
             created_at=now,
             updated_at=now,
-            expires_at=None if user else now + settings.ANONYMOUS_SHEET_TTL,
+            expires_at=None if user else now + anonymous_keep(),
         )
         Player.objects.bulk_create(Player(sheet=sheet, seat=i, name=name) for i, name in enumerate(players))
     return Created(sheet=sheet, edit_token=token)
+
+
+def anonymous_keep_hours() -> int:
+    """Return how many hours an anonymous sheet is kept after its last change, as the pages say it."""
+    return int(anonymous_keep().total_seconds() // 3600)
 
 
 def _lock(sheet: Sheet) -> Sheet:
@@ -178,13 +182,25 @@ def _locked(sheet: Sheet, if_version: int | None) -> tuple[Sheet, list[Round]]:
     return locked, list(Round.objects.filter(sheet_id=locked.pk).only("id", "number", "data"))
 
 
+def _changed(sheet: Sheet) -> list[str]:
+    """Mark a change of the sheet (under its lock): a new version, and an anonymous sheet's expiry moved forward.
+
+    An anonymous sheet is kept `anonymous_keep()` after its last change (docs/rules.md):
+    saved with the change, in its transaction, so a refused or rolled-back write moves
+    nothing. Return the fields to save.
+    """
+    sheet.version += 1
+    sheet.updated_at = timezone.now()
+    if sheet.user_id is None:
+        sheet.expires_at = sheet.updated_at + anonymous_keep()
+    return ["version", "updated_at", "expires_at"]
+
+
 def _store(sheet: Sheet, result: dict) -> None:
     """Save the sheet's derived fields and each seat's total from the engine's result."""
-    sheet.version += 1
     sheet.finished = result["finished"]
     sheet.round_count = len(result["rounds"])
-    sheet.updated_at = timezone.now()
-    sheet.save(update_fields=["version", "finished", "round_count", "updated_at", "draft"])
+    sheet.save(update_fields=[*_changed(sheet), "finished", "round_count", "draft"])
     live.announce(sheet)
     winners = set(result["winners"]) if result["finished"] else set()
     teams = result.get("teams") or {}
@@ -327,9 +343,7 @@ def _draft_write(sheet: Sheet, lang: str, change, *, number: int | None = None, 
             with translation.override(lang):
                 raise InvalidInput(name_players(exc.messages(lang), sheet.players)) from None
         sheet.draft = {"entries": entries, "fields": fields, "entered": entered} if entries or fields else {}
-        sheet.version += 1
-        sheet.updated_at = timezone.now()
-        sheet.save(update_fields=["draft", "version", "updated_at"])
+        sheet.save(update_fields=[*_changed(sheet), "draft"])
         live.announce(sheet)
     return sheet
 
@@ -480,16 +494,24 @@ def with_lines(sheets, lang: str) -> list[Sheet]:
     return sheets
 
 
+def browser_sheets(*, owner_key: str):
+    """Return the live anonymous sheets this browser made (its owner id), newest first: what a login may offer."""
+    if not owner_key:
+        return Sheet.objects.none()
+    return Sheet.objects.alive().filter(user__isnull=True, owner_key=owner_key).order_by("-updated_at")
+
+
 def sheets_claim(*, owner_key: str, user) -> int:
     """Give the live anonymous sheets of this browser to `user`; they stop expiring.
 
-    The owner id comes from the session data, which survives the session key
-    rotating at login. Sheets already expired stay expired. The edit token retires:
-    from now on the account decides who edits (scoring/access.py).
+    Only once the person said yes (accounts/views.py `claim_sheets`): a login offers
+    them, never moves them. The owner id comes from the session data, which survives
+    the session key rotating at login. Sheets already expired stay expired. The edit
+    token retires: from now on the account decides who edits (scoring/access.py).
     """
     if not owner_key:
         return 0
-    return _give(Sheet.objects.alive().filter(user__isnull=True, owner_key=owner_key), user)
+    return _give(browser_sheets(owner_key=owner_key).order_by(), user)
 
 
 def sheet_save_to_account(*, sheet: Sheet, user) -> bool:
@@ -520,14 +542,34 @@ def _give(sheets, user) -> int:
     return given
 
 
-def round_restore(*, sheet: Sheet, number: int, data, lang: str = "fr") -> Sheet:
-    """Put a removed round back as round `number`, exactly as it was; refuse if another round took its place.
+def links_renew(*, sheet: Sheet) -> Sheet:
+    """End every link of the sheet (share, players' entry, seat claim) and make new ones; return the sheet.
 
-    It is the same write as adding round `number`: the engine checks the game
-    again, and the expected number refuses the restore once another round was added.
+    The links are derived from the sheet's `links_epoch` (scoring/tokens.py): moving it
+    on ends them all at once. The scores do not change, nor does the version or the
+    sheet's expiry.
+    """
+    with transaction.atomic():
+        locked = _lock(sheet)
+        locked.links_epoch += 1
+        locked.save(update_fields=["links_epoch"])
+    return locked
+
+
+def round_restore(*, sheet: Sheet, number: int, data, version: int, lang: str = "fr") -> Sheet:
+    """Put a removed round back as round `number`, exactly as it was, if the sheet is still at `version`.
+
+    `version` is the one the removal left: the restore is the write right after it,
+    or nothing. It is the same write as adding round `number` at that version (the
+    engine checks the game again); once the sheet changed in any way (a round added,
+    edited or removed, an entry of the round in progress, this very restore), it is
+    refused, so an old token never puts back a round that is no longer the last one
+    removed.
     """
     try:
-        return round_add(sheet=sheet, data=data, lang=lang, number=number)
-    except Conflict:
+        return round_add(sheet=sheet, data=data, lang=lang, number=number, if_version=version)
+    except (VersionMismatch, Conflict):
         datas = stored_rounds(sheet)
-        raise RestoreRefused(number, already=len(datas) == number and datas[-1] == data) from None
+        if len(datas) == number and datas[-1] == data:
+            raise RestoreRefused(number, already=True) from None
+        raise RestoreRefused(number, taken=len(datas) >= number) from None

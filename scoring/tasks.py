@@ -12,7 +12,7 @@ log = logging.getLogger(__name__)
 
 @shared_task(name="scoring.tasks.purge_expired_sheets", ignore_result=True)
 def purge_expired_sheets() -> int:
-    """Delete anonymous sheets past their 48 hours, and expired sessions; return the count."""
+    """Delete anonymous sheets 48 hours after their last change, and expired sessions; return the count."""
     removed = Sheet.objects.purge_expired()
     call_command("clearsessions")
     log.info("purge: removed %d expired anonymous sheet(s)", removed)

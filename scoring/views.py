@@ -221,9 +221,9 @@ def board_key(request, sheet, lang: str, *, can_edit: bool, editing) -> str:
     """Return the cache key of a board: everything its HTML depends on, named.
 
     The sheet and the version its result belongs to, the release that renders it, the
-    language and the time zone (the "kept 48h" line's date), whether the reader may edit
+    language and the time zone (the "kept 48 hours" line's date), whether the reader may edit
     (edit links, the login prompt of an anonymous editor), the round being edited (no round
-    in progress is shown then), and the sheet's owner and expiry.
+    in progress is shown then), and the sheet's owner, expiry and the hours the banner says.
     """
     editor = ("editor-user" if request.user.is_authenticated else "editor") if can_edit else "reader"
     expires = int(sheet.expires_at.timestamp()) if sheet.expires_at else 0
@@ -237,6 +237,7 @@ def board_key(request, sheet, lang: str, *, can_edit: bool, editing) -> str:
         editing or 0,
         sheet.user_id or 0,
         expires,
+        services.anonymous_keep_hours() if expires else 0,
     )
     return "board:" + ":".join(map(str, parts))
 
@@ -301,14 +302,16 @@ def _sheet_context(
             "team": team_of.get(name),
             "user_id": seat_users.get(seat),
             "seat_url": request.build_absolute_uri(
-                reverse("seat-join", args=[sheet.pk, seat, tokens.claim_token(sheet.pk, seat)])
+                reverse("seat-join", args=[sheet.pk, seat, tokens.claim_token(sheet.pk, seat, sheet.links_epoch)])
             )
-            if owner_view
+            if owner_view and tokens.claim_link_live(sheet)
             else "",
         }
         for seat, name in enumerate(players)
     ]
-    share_url = request.build_absolute_uri(reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk)]))
+    share_url = request.build_absolute_uri(
+        reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk, sheet.links_epoch)])
+    )
     next_round = result.get("next_round")
     context = {
         "sheet": sheet,
@@ -363,7 +366,8 @@ def _sheet_context(
 
 
 def _seat_url(request, sheet, seat: int) -> str:
-    return request.build_absolute_uri(reverse("seat-entry", args=[sheet.pk, seat, tokens.entry_token(sheet.pk, seat)]))
+    token = tokens.entry_token(sheet.pk, seat, sheet.links_epoch)
+    return request.build_absolute_uri(reverse("seat-entry", args=[sheet.pk, seat, token]))
 
 
 def _sheet_data(request, sheet, game: dict, result: dict, datas: list, lang: str, editing: int | None) -> dict:
@@ -478,7 +482,8 @@ def seat_entry(request, sheet_id, seat, token):
             # Num King's phases: the bids, then (every bid in) the bids of the table and the tricks.
             "bids_in": bool(context["draft_rows"])
             and all(isinstance(r["entry"], dict) and "bid" in r["entry"] for r in context["draft_rows"]),
-            "watch_url": reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk)]) + "?fragment=1",
+            "watch_url": reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk, sheet.links_epoch)])
+            + "?fragment=1",
             "entry_players": [name],
         }
     )
@@ -623,7 +628,7 @@ def round_undo(request, sheet_id):
     if datas:
         number, data = len(datas), datas[-1]
         try:
-            services.round_delete(
+            after = services.round_delete(
                 sheet=sheet, number=number, lang=request_lang(), if_version=sheet.version if shown is None else shown
             )
         except VersionMismatch:
@@ -633,7 +638,8 @@ def round_undo(request, sheet_id):
         except ServiceError as exc:
             tell_refused(request, exc)
         else:
-            token = tokens.restore_token(sheet.pk, number, data)
+            # Good once, for the version the removal made (scoring/tokens.py).
+            token = tokens.restore_token(sheet.pk, number, data, after.version)
             request.session[UNDONE_KEY] = {"sheet": sheet.pk, "number": number, "token": token}
     return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
 
@@ -641,20 +647,29 @@ def round_undo(request, sheet_id):
 @require_POST
 @limit_posts("round_write")
 def round_restore(request, sheet_id):
-    """Put back the round the toast offers, with the same entries and number, unless the sheet moved on."""
+    """Put back the round the toast offers, with the same entries and number, unless the sheet changed since."""
     sheet, _role = get_sheet(request, sheet_id, write=True)
     removed = tokens.restore_token_round(sheet.pk, request.POST.get("token", ""))
     if removed is None:
         messages.error(request, _("This round can no longer be restored."))
         return redirect("sheet", sheet.pk)
-    number, data = removed
+    number, data, version = removed
     try:
-        services.round_restore(sheet=sheet, number=number, data=data, lang=request_lang())
-    except ServiceError as exc:  # another round took its place, or it is back already
+        services.round_restore(sheet=sheet, number=number, data=data, version=version, lang=request_lang())
+    except ServiceError as exc:  # the sheet changed since, or the round is back already
         tell_refused(request, exc)
     else:
         messages.success(request, _("Round %(n)d restored.") % {"n": number})
     return redirect(reverse("sheet", args=[sheet.pk]) + "#totals")
+
+
+@require_POST
+def links_renew(request, sheet_id):
+    """End the sheet's share, entry and claim links at once (they were passed too far): the page shows new ones."""
+    sheet, _role = get_sheet(request, sheet_id, write=True)
+    services.links_renew(sheet=sheet)
+    messages.success(request, _("New links: the old ones no longer open this sheet."))
+    return redirect(reverse("sheet", args=[sheet.pk]) + "#share-box")
 
 
 @require_POST

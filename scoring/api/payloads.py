@@ -28,11 +28,11 @@ def sheet_payload(request, sheet: Sheet, role: str, *, lang: str, edit_token: st
     payload["draft"] = services.draft_payload(sheet)
     if role == EDITOR:
         payload["share_url"] = request.build_absolute_uri(
-            reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk)])
+            reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk, sheet.links_epoch)])
         )
         payload["seat_urls"] = {
             name: request.build_absolute_uri(
-                reverse("seat-entry", args=[sheet.pk, seat, tokens.entry_token(sheet.pk, seat)])
+                reverse("seat-entry", args=[sheet.pk, seat, tokens.entry_token(sheet.pk, seat, sheet.links_epoch)])
             )
             for seat, name in enumerate(sheet.players)
         }

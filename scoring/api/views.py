@@ -184,7 +184,7 @@ class SheetListView(APIView):
         description=(
             "Returns the sheet with `edit_token` (once: send it as `X-Edit-Token` to write) "
             "and `share_url` (read-only link). A browser session that creates a sheet may "
-            "also write to it. Anonymous sheets expire after 48 hours."
+            "also write to it. An anonymous sheet is kept 48 hours after its last change (`expires_at`)."
         ),
         request=s.SheetCreateSerializer,
         responses={201: s.SheetSerializer, **ERRORS},

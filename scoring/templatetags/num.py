@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from numapp.release import release
 from scoring.qr import qr_svg
+from scoring.services import anonymous_keep_hours
 
 register = template.Library()
 
@@ -76,6 +77,12 @@ def signed(points) -> str:
     if not isinstance(points, int):
         return ""
     return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+
+
+@register.simple_tag
+def sheet_keep_hours() -> int:
+    """Return how many hours an anonymous sheet is kept after its last change (`{% sheet_keep_hours as hours %}`)."""
+    return anonymous_keep_hours()
 
 
 # A card picker is kept this long in Django's cache: the same picker serves every hand of

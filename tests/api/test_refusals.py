@@ -21,6 +21,7 @@ REFUSALS = [
     (exceptions.DraftMoved(3), 409, "round_saved"),
     (exceptions.IdempotencyMismatch(), 422, "idempotency_mismatch"),
     (exceptions.RestoreRefused(2), 409, "restore_refused"),
+    (exceptions.SeatTaken(), 409, "seat_taken"),
     (exceptions.CsrfRefused(), 403, "csrf"),
 ]
 

@@ -1,4 +1,4 @@
-"""Sign-up on a phone: the code typed in the same browser, then the sheet is in the history."""
+"""Sign-up on a phone: the code typed in the same browser, the sheet added once asked, then in the history."""
 
 import re
 
@@ -17,7 +17,7 @@ def test_sign_up_claims_the_sheet_and_shows_it_in_the_history(phone, settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     page = phone
     sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"])
-    expect(page.locator(".banner")).to_contain_text("Scores conservés 48h")
+    expect(page.locator(".banner")).to_contain_text("Scores conservés 48 heures")
     page.locator(".banner a").click()
     page.wait_for_load_state()
     page.get_by_role("link", name=re.compile("enregistrer", re.I)).first.click()
@@ -34,6 +34,13 @@ def test_sign_up_claims_the_sheet_and_shows_it_in_the_history(phone, settings):
     page.locator("input[name=code]").fill(code)
     page.get_by_role("button", name="Confirmer").click()
     page.wait_for_load_state()
+    # Logged in: the phone's sheet goes into the account only once the person says so.
+    expect(page.locator("h1")).to_contain_text("Ajouter cette feuille à votre compte ?")
+    assert Sheet.objects.get(pk=sheet_id).user is None
+    shot(page, "claim")
+    page.get_by_role("button", name="Oui, l'ajouter").click()
+    page.wait_for_load_state()
+    expect(page.locator(".messages")).to_contain_text("1 feuille ajoutée à votre compte.")
     sheet = Sheet.objects.get(pk=sheet_id)
     assert sheet.user is not None and sheet.user.email == "lea@example.org"
     assert sheet.expires_at is None

@@ -355,3 +355,69 @@ def test_it_answers_too_many_posts_with_its_own_429_page(client, settings):
     r = client.post("/new/numx/", {"player": ["A", "B"]})
     assert r.status_code == 429
     assert "Num <span>scores</span>" in r.content.decode() and "Trop de tentatives" in r.content.decode()
+
+
+def _restore_token(client, sheet) -> str:
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    return re.search(r'name="token" value="([^"]+)"', page)[1]
+
+
+@pytest.mark.parametrize("edit_through", ["page", "api"])
+def test_it_restores_a_round_only_once_and_only_at_the_version_it_was_removed_at(client, edit_through):
+    """Rounds 1/2/3; undo (T1); restore; round 3 edited to 5; undo (T2): T1 never puts 3 back.
+
+    (The issue's 10/20/30 and 55, within the malus game's 30 points.)
+    """
+    sheet = start(client, "numx-malus", ["Léa", "Tom"], scoring="competition")
+    for points in (1, 2, 3):
+        r = client.post(f"/sheets/{sheet.pk}/rounds/", {"points-0": str(points), "points-1": "0"})
+        assert r.status_code == 302
+
+    def third():
+        return [r.data["entries"]["Léa"] for r in Round.objects.filter(sheet=sheet, number=3)]
+
+    client.post(f"/sheets/{sheet.pk}/undo/")
+    t1 = _restore_token(client, sheet)
+    assert client.post(f"/sheets/{sheet.pk}/restore/", {"token": t1}).status_code == 302
+    assert third() == [{"points": 3}]
+    five = {"entries": {"Léa": {"points": 5}, "Tom": {"points": 0}}}
+    if edit_through == "page":
+        r = client.post(f"/sheets/{sheet.pk}/rounds/3/edit/", {"points-0": "5", "points-1": "0"})
+        assert r.status_code == 302
+    else:
+        r = client.put(f"/api/v1/sheets/{sheet.pk}/rounds/3/", five, content_type="application/json")
+        assert r.status_code == 200, r.content
+    assert third() == [{"points": 5}]
+    client.post(f"/sheets/{sheet.pk}/undo/")
+    t2 = _restore_token(client, sheet)
+    assert third() == []
+
+    # T1 was issued for a version long gone: refused, and round 3 stays removed.
+    r = client.post(f"/sheets/{sheet.pk}/restore/", {"token": t1}, follow=True)
+    assert "La manche 3 ne peut plus être rétablie : la feuille a changé depuis." in r.content.decode()
+    assert third() == []
+    # T2 is the live one: it puts back 5, once.
+    r = client.post(f"/sheets/{sheet.pk}/restore/", {"token": t2}, follow=True)
+    assert "Manche 3 rétablie." in r.content.decode()
+    assert third() == [{"points": 5}]
+    r = client.post(f"/sheets/{sheet.pk}/restore/", {"token": t2}, follow=True)
+    assert "La manche 3 est déjà rétablie." in r.content.decode()
+    # Removed again: the old tokens stay dead, even though round 3 is missing once more.
+    client.post(f"/sheets/{sheet.pk}/undo/")
+    for old in (t1, t2):
+        r = client.post(f"/sheets/{sheet.pk}/restore/", {"token": old}, follow=True)
+        assert "ne peut plus être rétablie" in r.content.decode()
+    assert third() == []
+    assert {p.name: p.total for p in Sheet.objects.get(pk=sheet.pk).seats.all()} == {"Léa": 3, "Tom": 0}
+
+
+def test_it_refuses_a_restore_once_the_sheet_changed_in_any_way(client):
+    sheet = _two_rounds(client)
+    client.post(f"/sheets/{sheet.pk}/undo/")
+    token = _restore_token(client, sheet)
+    # A player's phone writes its entry of the next round meanwhile: the sheet moved on.
+    services.draft_entry_put(sheet=Sheet.objects.get(pk=sheet.pk), player="Tom", entry={"points": 4}, number=2)
+    r = client.post(f"/sheets/{sheet.pk}/restore/", {"token": token}, follow=True)
+    assert "La manche 2 ne peut plus être rétablie : la feuille a changé depuis." in r.content.decode()
+    assert Round.objects.filter(sheet=sheet).count() == 1
+    assert Sheet.objects.get(pk=sheet.pk).draft["entries"] == {"Tom": {"points": 4}}  # the entry is kept

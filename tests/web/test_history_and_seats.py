@@ -56,7 +56,8 @@ def test_the_history_says_when_a_sheet_was_played_not_when_it_was_claimed():
     Sheet.objects.filter(pk=played_long_ago.pk).update(created_at=last_week - timedelta(hours=1))
     Round.objects.filter(sheet=played_long_ago).update(created_at=last_week)
     Sheet.objects.filter(pk=never_played.pk).update(created_at=two_days_ago)
-    login(browser, "lea@example.org")  # claims both now: their updated_at is now
+    login(browser, "lea@example.org")
+    browser.post("/me/claim/", {"answer": "add"})  # claims both now: their updated_at is now
     assert Sheet.objects.filter(user__email="lea@example.org").count() == 2
     page = text(browser.get("/me/"))
     assert f"jouée le {shown(last_week)}" in page
@@ -80,13 +81,14 @@ def test_the_history_says_when_a_sheet_was_played_not_when_it_was_claimed():
         (1, "en", "1 sheet added to your account."),
     ],
 )
-def test_logging_in_says_how_many_sheets_it_added_to_the_account(count, lang, words):
+def test_adding_the_browsers_sheets_at_login_says_how_many_it_added(count, lang, words):
     user("lea@example.org")
     browser = Client()
     browser.cookies["django_language"] = lang
     for _ in range(count):
         anonymous_sheet(browser)
-    page = text(login(browser, "lea@example.org"))
+    login(browser, "lea@example.org")
+    page = text(browser.post("/me/claim/", {"answer": "add"}, follow=True))
     assert words in page
     assert Sheet.objects.filter(user__email="lea@example.org").count() == count
 

@@ -96,7 +96,8 @@ def test_it_ends_an_edit_link_right_when_the_creator_logs_in_and_claims_the_shee
     user = get_user_model().objects.create_user("c", "c@example.org", PASSWORD)
     EmailAddress.objects.create(user=user, email="c@example.org", verified=True, primary=True)
     assert creator.post("/accounts/login/", {"login": "c@example.org", "password": PASSWORD}).status_code == 302
-    assert Sheet.objects.get(pk=sheet["id"]).user == user  # claimed at login
+    assert creator.post("/me/claim/", {"answer": "add"}).status_code == 302  # the login asks; the creator says yes
+    assert Sheet.objects.get(pk=sheet["id"]).user == user
     assert creator.get(page).status_code == 200
     assert browser_b.get(page).status_code == 404
     assert browser_b.post(f"{page}rounds/", {"placed": "50"}).status_code == 404
