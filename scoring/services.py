@@ -553,6 +553,7 @@ def links_renew(*, sheet: Sheet) -> Sheet:
         locked = _lock(sheet)
         locked.links_epoch += 1
         locked.save(update_fields=["links_epoch"])
+        live.announce_recheck(locked.pk)  # the old links' streams end too
     return locked
 
 

@@ -221,3 +221,23 @@ def test_at_the_limit_a_new_stream_is_told_to_poll(live_server, settings):
             second.close()
     finally:
         first.close()
+
+
+def test_new_links_end_the_streams_of_the_old_ones(stream_of):
+    sheet = make()
+    watcher = stream_of(sheet, f"?share={share_token(sheet)}")
+    player = stream_of(sheet, f"?seat={seat_token(sheet, 'Marc')}")
+    editor = stream_of(sheet, headers={"X-Edit-Token": sheet["edit_token"]})
+    for s in (watcher, player, editor):
+        assert s.sheet()["version"] == 1
+    services.links_renew(sheet=Sheet.objects.get(pk=sheet["id"]))
+    for s in (watcher, player):
+        with pytest.raises(EOFError):
+            s.sheet()
+    # The editor's right is not a link's: its stream goes on.
+    put_entry_by_editor = Client().put(
+        f"/api/v1/sheets/{sheet['id']}/draft/entries/Léa/", {"bid": 1}, content_type="application/json",
+        HTTP_X_EDIT_TOKEN=sheet["edit_token"],
+    )  # fmt: skip
+    assert put_entry_by_editor.status_code == 200
+    assert editor.sheet()["version"] == 2
