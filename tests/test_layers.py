@@ -26,6 +26,7 @@ LOWER = (
     "scoring.signals",
     "scoring.charts",
     "scoring.tasks",
+    "scoring.live",
     "accounts.services",
     "accounts.models",
 )
