@@ -187,3 +187,43 @@ def test_a_phone_that_slept_catches_up_as_it_wakes(small_phone):
     expect(chloe.locator("#entry h2")).to_contain_text("Manche 2", timeout=LIVE)
     expect(chloe.locator("input[name^=bid-]")).to_have_attribute("max", "6")
     assert not_reloaded(chloe)
+
+
+@pytest.mark.parametrize("how", ["no EventSource", "streams refused"])
+def test_a_phone_without_the_stream_follows_by_asking(small_phone, settings, how):
+    creator = small_phone()
+    sheet_id = new_sheet(creator, "numking", TABLE, {"start": 5})
+    links = seat_links(creator)
+    bruno = small_phone()
+    if how == "no EventSource":
+        bruno.add_init_script("delete window.EventSource")
+    else:
+        settings.LIVE_MAX_STREAMS = 0  # every stream is answered 503: the page asks now and then
+    bruno.goto(links["Bruno"])
+    mark(bruno)
+    for seat, (bid, took) in enumerate(((1, 1), (2, 2), (0, 0), (3, 1))):
+        creator.locator(f"#bid-{seat}").fill(str(bid))
+        creator.locator(f"#tricks-{seat}").fill(str(took))
+    submit(creator, creator.locator("#save-round"))
+    assert Sheet.objects.get(pk=sheet_id).round_count == 1
+    expect(bruno.locator("#entry h2")).to_contain_text("Manche 2", timeout=3 * LIVE)
+    assert not_reloaded(bruno)
+
+
+def test_saisie_reprise_is_said_only_when_a_kept_entry_is_put_back(small_phone):
+    creator = small_phone()
+    new_sheet(creator, "numking", TABLE, {"start": 5})
+    mark(creator)
+    for seat, bid in enumerate((1, 2, 0, 1)):
+        creator.locator(f"#bid-{seat}").fill(str(bid))
+    creator.locator("#save-bids").click()
+    expect(creator.locator("#draft")).to_contain_text("Léa annonce 1", timeout=LIVE)
+    assert not_reloaded(creator)  # the bids were saved in place
+    expect(creator.locator("#draft-state")).not_to_contain_text("reprise")
+    creator.reload()
+    expect(creator.locator("#bid-0")).to_have_value("1")
+    expect(creator.locator("#draft-state")).not_to_contain_text("reprise")  # the server has them: nothing put back
+    creator.locator("#tricks-0").fill("1")  # typed, kept on the phone, not sent
+    creator.reload()
+    expect(creator.locator("#tricks-0")).to_have_value("1")
+    expect(creator.locator("#draft-state")).to_contain_text("Saisie reprise")
