@@ -17,8 +17,8 @@ import sys
 import tempfile
 import time
 import uuid
-from urllib.parse import quote
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from django.db import connection
