@@ -177,6 +177,7 @@
     const old = $("#seat-form");
     const oldNumber = old ? old.elements.number.value : null;
     const typed = typedValues(old);
+    const said = old ? $("#seat-status", old) : null;
     const focused = document.activeElement && document.activeElement.id;
     $("main").replaceWith(fresh);
     setUpMain(fresh);
@@ -190,6 +191,8 @@
         el.dispatchEvent(new Event("input", { bubbles: true }));
       });
       if (focused && document.getElementById(focused)) document.getElementById(focused).focus({ preventScroll: true });
+      // What the phone last said of its own entry (« ✓ », an error) still holds for this round.
+      if (status && said && said.textContent) { status.textContent = said.textContent; status.className = said.className; }
     } else if (status && oldNumber && (Object.keys(typed).length || late)) {
       status.textContent = say(`La manche ${oldNumber} a été enregistrée : ce que vous aviez saisi pour elle n'est pas compté.`,
         `Round ${oldNumber} was saved: what you entered for it is not counted.`);
