@@ -98,13 +98,22 @@ window.NumLive = (() => {
     const message = me.pending;
     me.pending = null;
     me.busy = true;
+    let shown = 0;
     try {
-      const shown = await me.onChange(message);
-      // The page may show a newer version than the event (it fetched the sheet as it now is).
-      me.version = Math.max(me.version, Number(shown) || message.version);
+      shown = Number(await me.onChange(message)) || 0;
+    } catch (e) {
+      shown = 0;
     } finally {
       me.busy = false;
     }
+    if (shown < message.version) {
+      // Not shown (no network for the fetch): try again shortly, unless something newer came.
+      if (!me.pending) me.pending = message;
+      me.waiting = setTimeout(() => apply(me), 2000);
+      return;
+    }
+    // The page may show a newer version than the event (it fetched the sheet as it now is).
+    me.version = Math.max(me.version, shown);
     if (me.pending && me.pending.version > me.version) apply(me);
   }
 
