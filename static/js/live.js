@@ -90,6 +90,8 @@ window.NumLive = (() => {
 
   async function apply(me) {
     clearTimeout(me.waiting);
+    // The page may have moved on meanwhile (its own write shown it): nothing older is shown again.
+    if (me.pending && !(me.pending.version > me.version)) me.pending = null;
     if (!me.pending || me !== current) return;
     if (typing() || me.busy || (window.NumTable && window.NumTable.writing())) {
       me.waiting = setTimeout(() => apply(me), 400);

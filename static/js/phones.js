@@ -8,6 +8,26 @@
   const lang = document.documentElement.lang;
 
   let retrySeat = null; // the entry form on screen sends what waited for the network
+  let lateEntry = null; // {number, bid}: an entry for round `number` that arrived after it was saved
+
+  // Say that a late entry was not counted, on the next round's form, and offer its bid alone again.
+  function offerLate(form) {
+    const number = Number(form.elements.number.value);
+    if (!lateEntry || number !== lateEntry.number + 1) { if (lateEntry && number > lateEntry.number + 1) lateEntry = null; return; }
+    const status = $("#seat-status", form);
+    const seat = form.dataset.seat;
+    status.textContent = say(`La manche ${lateEntry.number} a été enregistrée avant l'arrivée de votre saisie : elle n'est pas comptée.`,
+      `Round ${lateEntry.number} was saved before your entry arrived: it is not counted.`);
+    const field = form.elements[`bid-${seat}`];
+    if (lateEntry.bid === null || !field || field.type === "hidden") return;
+    const bid = lateEntry.bid;
+    const keep = document.createElement("button");
+    keep.type = "button";
+    keep.className = "ghost late-keep";
+    keep.textContent = say(`Annoncer ${bid} pour la manche ${number}`, `Bid ${bid} for round ${number}`);
+    keep.addEventListener("click", () => { field.value = String(bid); lateEntry = null; form.requestSubmit(); });
+    status.after(keep);
+  }
   window.addEventListener("online", () => { if (retrySeat) retrySeat(); });
 
   // A player's own phone: send their entry to the round in progress.
@@ -70,6 +90,7 @@
       if (resp.ok || resp.status === 400 || resp.status === 409 || resp.status === 404) localStorage.removeItem(key);
       status.classList.toggle("error", !resp.ok);
       if (resp.ok) {
+        lateEntry = null;
         status.textContent = say("✓ Saisie reçue par la table.", "✓ The table has your entry.");
         return;
       }
@@ -79,23 +100,9 @@
       if (late) {
         // The round was saved before this entry arrived: the page moves on to the next round.
         // Only a bid may be offered again, as a bid alone: tricks, a hand or points belong to
-        // the round they were played in.
-        const sent = payload;
-        await refreshSeat(true);
-        const fresh = $("#seat-form");
-        if (fresh && "bid" in sent && !("tricks" in sent)) {
-          const next = Number(fresh.elements.number.value);
-          const keep = document.createElement("button");
-          keep.type = "button";
-          keep.className = "ghost late-keep";
-          keep.textContent = say(`Annoncer ${sent.bid} pour la manche ${next}`, `Bid ${sent.bid} for round ${next}`);
-          keep.addEventListener("click", () => {
-            const field = fresh.elements[`bid-${seat}`];
-            if (field) field.value = String(sent.bid);
-            fresh.requestSubmit();
-          });
-          $("#seat-status", fresh).after(keep);
-        }
+        // the round they were played in. The offer stays while that round is on screen.
+        lateEntry = { number: Number(payload.number), bid: "bid" in payload && !("tricks" in payload) ? payload.bid : null };
+        await refreshSeat();
       }
     }
 
@@ -110,6 +117,7 @@
     const retry = () => { const p = pending(); if (p) send(p.number, p); };
     retrySeat = retry;
     retry();
+    offerLate(form);
     // What the server rendered: anything else in the form was typed here and not sent yet.
     const start = {};
     $$("input, select, textarea", form).forEach((el) => { if (el.name) start[el.name] = el.type === "checkbox" ? el.checked : el.value; });
@@ -167,7 +175,7 @@
     return out;
   }
 
-  async function refreshSeat(late = null) {
+  async function refreshSeat() {
     let resp;
     try { resp = await fetch(location.pathname, { headers: { Accept: "text/html" }, cache: "no-store" }); } catch (e) { return 0; }
     if (!resp.ok) return 0;
@@ -193,7 +201,7 @@
       if (focused && document.getElementById(focused)) document.getElementById(focused).focus({ preventScroll: true });
       // What the phone last said of its own entry (« ✓ », an error) still holds for this round.
       if (status && said && said.textContent) { status.textContent = said.textContent; status.className = said.className; }
-    } else if (status && oldNumber && (Object.keys(typed).length || late)) {
+    } else if (status && oldNumber && Object.keys(typed).length && !lateEntry) {
       status.textContent = say(`La manche ${oldNumber} a été enregistrée : ce que vous aviez saisi pour elle n'est pas compté.`,
         `Round ${oldNumber} was saved: what you entered for it is not counted.`);
     }
