@@ -272,7 +272,7 @@ def round_add(
                         _("A sheet holds at most %(n)d rounds.") % {"n": MAX_ROUNDS_PER_SHEET},
                     )
             if from_draft:
-                data = draft_round(sheet.draft)
+                data = draft_round(sheet)
             datas = [r.data for r in rounds] + [data]
             result = _rescore(sheet, datas, lang, len(rounds))
             sheet.draft = {}
@@ -283,9 +283,10 @@ def round_add(
     return sheet
 
 
-def draft_round(draft: dict) -> dict:
-    """Return the round in progress as a round (its fields and its entries)."""
-    return {**(draft.get("fields") or {}), "entries": dict(draft.get("entries") or {})}
+def draft_round(sheet: Sheet) -> dict:
+    """Return the round in progress as a round: its round fields and its entries (never a draft-only field)."""
+    draft = sheet.draft or {}
+    return sheet.engine.round_of_draft(draft.get("fields") or {}, draft.get("entries") or {})
 
 
 def draft_payload(sheet: Sheet) -> dict:

@@ -334,7 +334,7 @@ def _sheet_context(
         "form": forms.posted_values(sheet, posted)
         if posted is not None
         else forms.form_values(
-            sheet, form_data if editing or not sheet.draft else form_data or services.draft_round(sheet.draft)
+            sheet, form_data if editing or not sheet.draft else form_data or services.draft_round(sheet)
         ),
         "editing": editing,
         "deck": (result.get("summary") or {}).get("deck"),
