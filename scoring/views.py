@@ -519,7 +519,10 @@ def draft_save(request, sheet_id):
                 for k, v in forms.round_data(request.POST, sheet, complete=False).items()
                 if k in sheet.engine.draft_fields
             }
-            services.draft_put(sheet=sheet, entries=entries, fields=fields, lang=lang, number=parse_int(number))
+            # The hand's tricks (the referee's) are not in the form: they stay as stored.
+            services.draft_put(
+                sheet=sheet, entries=entries, fields=fields, lang=lang, number=parse_int(number), keep_own_fields=True
+            )
     except services.InvalidInput as exc:
         context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, posted=request.POST)
         return render(request, "scoring/sheet.html", context, status=400)
