@@ -20,7 +20,7 @@ from .base import (
     next_round,
     shown,
 )
-from .numking_referee import check_hand, check_trick, resolve, resolve_hand
+from .numking_referee import check_hand, check_trick, referee_cards, resolve, resolve_hand
 
 MODES = {
     "classic": {
@@ -360,22 +360,27 @@ class NumKing(Game):
 
         {"cards": tricks in the hand, "tricks": each resolved trick (resolve_hand), "counted":
         {player: tricks taken so far}, "complete": every trick played, "next_leader": who
-        leads the next trick (None before the first), "extra_family"}; None once the game is over.
+        leads the next trick (None before the first), "first_leader": who the pages offer to
+        lead the first trick (the player after the dealer), "picker": the cards a trick is
+        tapped from (referee_cards)}; None once the game is over.
         """
         fields = fields if isinstance(fields, dict) else {}
         problems = Problems()
         checked, cards = self._checked_hand(players, options, rounds, fields.get("tricks_played") or [], problems)
         if cards is None:
             return None
+        opts = self.normalize_options(players, options)
         hand = resolve_hand(players, checked, lang)
         tricks = hand["tricks"]
+        dealer = self.dealer(players, opts, len(rounds))
         return {
             "cards": cards,
             "tricks": tricks,
             "counted": hand["counted"],
             "complete": len(tricks) == cards,
             "next_leader": tricks[-1]["leads_next"] if tricks else None,
-            "extra_family": self.normalize_options(players, options)["extra_family"],
+            "first_leader": players[(players.index(dealer) + 1) % len(players)],
+            "picker": referee_cards(opts["extra_family"], lang),
         }
 
     def _check_options(self, players, opts, given, problems):

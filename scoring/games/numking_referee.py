@@ -282,6 +282,16 @@ def resolve(players, trick, lang="fr"):
 # --- a whole hand: the tricks of the round in progress ------------------------------------
 
 
+def referee_cards(extra_family, lang="fr"):
+    """Return the cards a trick is tapped from, named in ``lang``: the colours 1–16, Num-X, the actions."""
+    return {
+        "colours": [{"kind": k, "label": pick(CARD_LABELS[k], lang)} for k in COLOURS if k != "family" or extra_family],
+        "values": list(range(VALUES[0], VALUES[1] + 1)),
+        "numx": pick(CARD_LABELS["numx"], lang),
+        "actions": [{"name": a, "label": pick(ACTIONS[a], lang)} for a in ACTION_NAMES],
+    }
+
+
 def check_hand(players, extra_family, tricks, most, problems, path="tricks_played"):
     """Validate the tricks of one hand, in the order played; return them checked, one item per trick.
 

@@ -91,7 +91,7 @@ window.NumLive = (() => {
   async function apply(me) {
     clearTimeout(me.waiting);
     if (!me.pending || me !== current) return;
-    if (typing() || me.busy || (window.NumTable && window.NumTable.writing())) {
+    if (typing() || me.busy || (window.NumTable && window.NumTable.writing()) || (window.NumReferee && window.NumReferee.writing())) {
       me.waiting = setTimeout(() => apply(me), 400);
       return;
     }

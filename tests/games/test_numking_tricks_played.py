@@ -234,6 +234,10 @@ def test_values_already_there_when_the_hand_ends_are_the_referees_to_fill():
 def test_the_referee_view_resolves_each_trick_and_says_who_leads_next():
     view = GAME.draft_referee(TABLE, OPTIONS, [], {"tricks_played": HAND[:2]}, "fr")
     assert view["cards"] == 3 and not view["complete"]
+    assert view["first_leader"] == "Bruno"  # offered: the player after the dealer (Léa)
+    assert [c["kind"] for c in view["picker"]["colours"]] == ["rainbow", "shadow"]
+    assert view["picker"]["values"] == list(range(1, 17))
+    assert [a["name"] for a in view["picker"]["actions"]] == ["flash", "flip", "quantique"]
     assert [t["winner"] for t in view["tricks"]] == ["Léa", "David"]
     assert view["next_leader"] == "David"
     assert view["counted"] == {"Léa": 1, "Bruno": 0, "Chloé": 0, "David": 1}
