@@ -4,10 +4,13 @@ sheet's phone, at 360 px, the tricks counting themselves; a player's phone sees 
 import pytest
 from playwright.sync_api import expect
 
+from scoring import services, tokens
 from scoring.games import GAMES
 from scoring.models import Sheet
 from tests.e2e.conftest import JS_ERRORS, new_sheet, shot, submit, totals
 from tests.e2e.test_live_table import PHONE, TABLE, mark, not_reloaded, seat_links
+from tests.games.test_numking_tricks_played import BIDS as BID_ENTRIES
+from tests.games.test_numking_tricks_played import HAND
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 OPTIONS = {"start": 3}  # round 1 deals 3 cards: a hand of 3 tricks
@@ -161,3 +164,49 @@ def test_a_hand_refereed_trick_by_trick_fills_the_tricks_and_every_phone_sees_ea
     expect(creator.locator("#referee")).to_have_count(0)  # round 2: the bids first
     for page in (creator, bruno):
         assert not_reloaded(page), page.url
+
+
+def test_a_trick_is_reopened_and_corrected_and_a_stale_page_never_overwrites_another_phone(small_phone):
+    creator = small_phone()
+    sheet_id = new_sheet(creator, "numking", TABLE, OPTIONS)
+    services.draft_put(sheet=Sheet.objects.get(pk=sheet_id), entries=BID_ENTRIES, fields={"tricks_played": HAND[:2]})
+    watcher = small_phone()
+    watcher.goto(f"/w/{sheet_id}/{tokens.read_token(sheet_id)}/")
+    creator.reload()
+    creator.locator("#referee summary").click()
+    expect(creator.locator("#referee-title")).to_contain_text("Pli 3 / 3 · David mène")
+
+    # This page stops following the sheet; meanwhile Bruno changes his bid from his phone.
+    creator.evaluate("window.NumLive.stop()")
+    services.draft_entry_put(sheet=Sheet.objects.get(pk=sheet_id), player="Bruno", entry={"bid": 1})
+    # Trick 3 is stored all the same (412, read again, sent again): Bruno's bid stays as he sent it.
+    card(creator, "numx").click()
+    creator.locator("#numx-ask button[data-as='0']").click()
+    R(creator, 3).click()
+    S(creator, 3).click()
+    action(creator, "quantique").click()
+    played(creator, 3, "David le remporte", "David remporte le pli avec ⚡ Num-X 0")
+    draft = Sheet.objects.get(pk=sheet_id).draft
+    assert draft["entries"]["Bruno"] == {"bid": 1, "tricks": 0}
+    assert len(draft["fields"]["tricks_played"]) == 3
+    for seat, took in enumerate([1, 0, 0, 2]):
+        expect(creator.locator(f"#tricks-{seat}")).to_have_value(str(took))
+
+    # Trick 2 reopened: Chloé's card was Shadow 14, not Flip. Flash stays: nobody takes it.
+    creator.locator(".reopen[data-index='1']").click()
+    expect(creator.locator("#referee-title")).to_contain_text("Correction du pli 2 / 3 · Léa mène")
+    expect(creator.locator("#referee-picker")).to_be_visible()
+    expect(R(creator, 9)).to_be_disabled()  # trick 1's
+    creator.locator("#referee-slots .chip", has_text="Flip").click()
+    expect(action(creator, "flip")).to_be_enabled()
+    shot(creator, "referee-correcting-trick-2")
+    S(creator, 14).click()
+    played(creator, 2, "personne ne le remporte", "Flash : le pli est annulé, personne ne le remporte")
+    expect(creator.locator("#hand-tricks")).to_contain_text(
+        "C'est Chloé qui aurait dû mener ce pli (résultat du pli 2)."
+    )
+    for seat, took in enumerate([1, 0, 0, 1]):  # the referee's count follows the correction
+        expect(creator.locator(f"#tricks-{seat}")).to_have_value(str(took), timeout=LIVE)
+    expect(watcher.locator("#hand-tricks")).to_contain_text("Pli 2 · personne ne le remporte", timeout=LIVE)
+    expect(watcher.locator("#hand-tricks")).to_contain_text("Chloé : Shadow 14")
+    shot(watcher, "referee-watcher-sees-the-correction")
