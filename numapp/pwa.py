@@ -36,6 +36,7 @@ SHELL = [
     "js/app.js",
     "js/table.js",
     "js/phones.js",
+    "js/referee.js",
     "js/live.js",
     "js/pwa.js",
     "js/engine.js",

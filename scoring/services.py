@@ -272,7 +272,7 @@ def round_add(
                         _("A sheet holds at most %(n)d rounds.") % {"n": MAX_ROUNDS_PER_SHEET},
                     )
             if from_draft:
-                data = draft_round(sheet.draft)
+                data = draft_round(sheet)
             datas = [r.data for r in rounds] + [data]
             result = _rescore(sheet, datas, lang, len(rounds))
             sheet.draft = {}
@@ -283,9 +283,10 @@ def round_add(
     return sheet
 
 
-def draft_round(draft: dict) -> dict:
-    """Return the round in progress as a round (its fields and its entries)."""
-    return {**(draft.get("fields") or {}), "entries": dict(draft.get("entries") or {})}
+def draft_round(sheet: Sheet) -> dict:
+    """Return the round in progress as a round: its round fields and its entries (never a draft-only field)."""
+    draft = sheet.draft or {}
+    return sheet.engine.round_of_draft(draft.get("fields") or {}, draft.get("entries") or {})
 
 
 def draft_payload(sheet: Sheet) -> dict:
@@ -326,17 +327,32 @@ def name_players(errors: list[dict], players) -> list[dict]:
     return out
 
 
-def _draft_write(sheet: Sheet, lang: str, change, *, number: int | None = None, last: str | None = None) -> Sheet:
-    """Apply `change(draft) -> (entries, fields)` to the round in progress under the sheet's lock."""
+def _draft_write(
+    sheet: Sheet,
+    lang: str,
+    change,
+    *,
+    number: int | None = None,
+    last: str | None = None,
+    if_version: int | None = None,
+) -> Sheet:
+    """Apply `change(draft) -> (entries, fields)` to the round in progress under the sheet's lock.
+
+    The engine then fills what the round's own fields decide (Num King: after the hand's
+    last trick, each player's tricks as the referee counted them) and checks the whole.
+    """
     with transaction.atomic():
-        sheet, rounds = _locked(sheet, None)
+        sheet, rounds = _locked(sheet, if_version)
         if number is not None and number != len(rounds) + 1:
             raise DraftMoved(len(rounds) + 1)
         before = (sheet.draft or {}).get("entries") or {}
+        before_fields = (sheet.draft or {}).get("fields") or {}
         entries, fields = change(sheet.draft or {})
+        datas = [r.data for r in rounds]
+        entries = sheet.engine.fill_draft(sheet.players, sheet.options, datas, entries, fields, before_fields)
         try:
             entered = sheet.engine.check_draft(
-                sheet.players, sheet.options, [r.data for r in rounds], entries, fields, last=last, before=before
+                sheet.players, sheet.options, datas, entries, fields, last=last, before=before
             )
         except ScoringError as exc:
             # Each phone's entry is one player's: the message says whose it is.
@@ -348,11 +364,34 @@ def _draft_write(sheet: Sheet, lang: str, change, *, number: int | None = None, 
     return sheet
 
 
-def draft_put(*, sheet: Sheet, entries, fields, lang: str = "fr", number: int | None = None) -> Sheet:
-    """Replace the whole round in progress (the editor), validated as far as it goes."""
-    return _draft_write(
-        sheet, lang, lambda _draft: (entries if entries is not None else {}, fields or {}), number=number
-    )
+def draft_put(
+    *,
+    sheet: Sheet,
+    entries,
+    fields,
+    lang: str = "fr",
+    number: int | None = None,
+    if_version: int | None = None,
+    keep_own_fields: bool = False,
+) -> Sheet:
+    """Replace the whole round in progress (the editor), validated as far as it goes.
+
+    `if_version`, when given, is the sheet's version the round in progress was read at:
+    a newer one (another phone wrote meanwhile) raises VersionMismatch, nothing stored.
+    `keep_own_fields`: the round in progress's own fields (the engine's draft-only ones,
+    Num King's tricks played) stay as stored, read under the lock: the page's form does
+    not carry them.
+    """
+
+    def change(draft):
+        new_fields = fields or {}
+        if keep_own_fields and isinstance(new_fields, dict):
+            stored = draft.get("fields") or {}
+            own = {k: v for k, v in stored.items() if k in sheet.engine.draft_only_fields}
+            new_fields = {**own, **new_fields}
+        return (entries if entries is not None else {}, new_fields)
+
+    return _draft_write(sheet, lang, change, number=number, if_version=if_version)
 
 
 def draft_entry_put(*, sheet: Sheet, player: str, entry, lang: str = "fr", number: int | None = None) -> Sheet:

@@ -334,7 +334,7 @@ def _sheet_context(
         "form": forms.posted_values(sheet, posted)
         if posted is not None
         else forms.form_values(
-            sheet, form_data if editing or not sheet.draft else form_data or services.draft_round(sheet.draft)
+            sheet, form_data if editing or not sheet.draft else form_data or services.draft_round(sheet)
         ),
         "editing": editing,
         "deck": (result.get("summary") or {}).get("deck"),
@@ -355,6 +355,36 @@ def _sheet_context(
     context["draft_entered"] = sum(1 for r in context["draft_rows"] if r["entered"])
     bids = [r["entry"]["bid"] for r in context["draft_rows"] if isinstance(r["entry"], dict) and "bid" in r["entry"]]
     context["draft_bids"] = sum(b for b in bids if isinstance(b, int)) if bids else None
+    # Every bid in: the hand is being played (Num King's phases).
+    context["bids_in"] = bool(context["draft_rows"]) and all(
+        isinstance(r["entry"], dict) and "bid" in r["entry"] for r in context["draft_rows"]
+    )
+    # The hand's tricks as the referee resolved them (games with a referee), shown on every phone.
+    draft_fields = (sheet.draft or {}).get("fields") or {}
+    referee = (
+        sheet.engine.draft_referee(players, sheet.options, datas, draft_fields, lang)
+        if next_round and not editing
+        else None
+    )
+    context["referee"] = referee
+    if referee is not None and role == EDITOR and (context["bids_in"] or referee["tricks"]):
+        # The sheet's phone referees the hand (static/js/referee.js): what it sends back with each trick.
+        context["referee_data"] = {
+            "slug": sheet.game,
+            "players": players,
+            "options": sheet.options,
+            "number": next_round["number"],
+            "version": sheet.version,
+            "cards": referee["cards"],
+            "entries": (sheet.draft or {}).get("entries") or {},
+            "fields": draft_fields,
+            "next_leader": referee["next_leader"],
+            "first_leader": referee["first_leader"],
+            "urls": {
+                "draft": reverse("api-draft", args=[sheet.pk]),
+                "trick": reverse("api-trick", args=[sheet.game]),
+            },
+        }
     if role == EDITOR and next_round and not editing:
         context["seat_links"] = [
             {"name": name, "url": _seat_url(request, sheet, sheet.players.index(name))} for name in entry_players
@@ -479,9 +509,6 @@ def seat_entry(request, sheet_id, seat, token):
             "playing": name in players_now,
             "mine": (sheet.draft.get("entries") or {}).get(name) if sheet.draft else None,
             "late": late,
-            # Num King's phases: the bids, then (every bid in) the bids of the table and the tricks.
-            "bids_in": bool(context["draft_rows"])
-            and all(isinstance(r["entry"], dict) and "bid" in r["entry"] for r in context["draft_rows"]),
             "watch_url": reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk, sheet.links_epoch)])
             + "?fragment=1",
             "entry_players": [name],
@@ -519,7 +546,10 @@ def draft_save(request, sheet_id):
                 for k, v in forms.round_data(request.POST, sheet, complete=False).items()
                 if k in sheet.engine.draft_fields
             }
-            services.draft_put(sheet=sheet, entries=entries, fields=fields, lang=lang, number=parse_int(number))
+            # The hand's tricks (the referee's) are not in the form: they stay as stored.
+            services.draft_put(
+                sheet=sheet, entries=entries, fields=fields, lang=lang, number=parse_int(number), keep_own_fields=True
+            )
     except services.InvalidInput as exc:
         context = _sheet_context(request, sheet, role, lang=lang, form_errors=exc.errors, posted=request.POST)
         return render(request, "scoring/sheet.html", context, status=400)

@@ -195,14 +195,22 @@ class DraftSerializer(serializers.Serializer):
     entries = serializers.DictField(
         child=serializers.DictField(), help_text="Player name → entry, each possibly partial."
     )
-    fields = serializers.DictField(help_text="Round-level fields: `cards` dealt, `declarer`, the table's `placed`.")
+    fields = serializers.DictField(
+        help_text=(
+            "Round-level fields: `cards` dealt, `declarer`, the table's `placed`; Num King's `tricks_played`, "
+            'the hand\'s tricks so far: [{"leader", "plays": [{"player", "card"}]}] in the order played '
+            "(the round in progress only: a saved round does not keep them)."
+        )
+    )
     entered = serializers.ListField(child=serializers.CharField(), help_text="The players whose entry is complete.")
     version = serializers.IntegerField(help_text="The sheet's version (its ETag).")
 
 
 class DraftWriteSerializer(serializers.Serializer):
     entries = serializers.DictField(child=EntrySerializer(), required=False, help_text="Player name → entry.")
-    fields = serializers.DictField(required=False, help_text="Round-level fields.")
+    fields = serializers.DictField(
+        required=False, help_text="Round-level fields (Num King: `cards`, `tricks_played`); see the read shape."
+    )
     number = serializers.IntegerField(min_value=1, required=False, help_text="The round this is meant for.")
 
 

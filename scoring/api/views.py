@@ -363,15 +363,25 @@ class DraftView(APIView):
         summary="Replace the round in progress",
         description=(
             "The editor sends the whole round in progress: `entries` (each possibly partial) and "
-            "`fields` (the round-level fields). It is validated as far as it goes."
+            "`fields` (the round-level fields; Num King's `tricks_played`: the hand's tricks, checked "
+            "by the referee, whose last one fills each player's `tricks`). It is validated as far as "
+            "it goes. Send `If-Match` with the version the round in progress was read at to refuse a "
+            "stale write (412): another phone's entry is never overwritten unseen."
         ),
         request=s.DraftWriteSerializer,
-        responses={200: s.DraftSerializer, 400: s.ErrorSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer},
+        responses={
+            200: s.DraftSerializer,
+            400: s.ErrorSerializer,
+            404: s.ErrorSerializer,
+            409: s.ErrorSerializer,
+            412: s.ErrorSerializer,
+        },
         parameters=[EDIT_TOKEN],
     )
     def put(self, request, sheet_id):
         sheet, _role = get_sheet(request, sheet_id, write=True)
         body = parsed(DraftBody, request.data)
+        version = _if_match(request)
         check_csrf(request)
         sheet = services.draft_put(
             sheet=sheet,
@@ -379,6 +389,7 @@ class DraftView(APIView):
             fields=body.get("fields"),
             lang=request_lang(),
             number=body.get("number"),
+            if_version=version,
         )
         return _draft_response(sheet)
 

@@ -636,10 +636,35 @@ class Game:
     INCOMPLETE = frozenset({"entry_missing", "field_required", "entry_cards_or_points"})
     # Round-level fields a round in progress may hold (besides the entries).
     draft_fields: ClassVar[tuple] = ()
+    # Of those, the ones that belong to the round in progress only: checked by
+    # ``check_draft_fields``, never part of the round that is saved (Num King's tricks played).
+    draft_only_fields: ClassVar[tuple] = ()
 
     def draft_change_issues(self, before: dict, after: dict) -> list:
         """Return the issues of changing the round in progress from `before` to `after` entries (per game)."""
         return []
+
+    def round_of_draft(self, fields, entries):
+        """Return the round a round in progress stands for: its round fields and its entries (no draft-only field)."""
+        fields = fields if isinstance(fields, dict) else {}
+        kept = {k: v for k, v in fields.items() if k not in self.draft_only_fields}
+        return {**kept, "entries": dict(entries) if isinstance(entries, dict) else entries}
+
+    def check_draft_fields(self, players, options, rounds, fields, problems):
+        """Record the issues of the round in progress's draft-only fields, paths "fields.<name>…" (per game)."""
+
+    def fill_draft(self, players, options, rounds, entries, fields, before_fields):
+        """Return the entries of a round in progress once its own fields changed from ``before_fields`` (per game).
+
+        A game whose draft-only fields decide part of the entries (Num King: the tricks
+        the referee counted) fills them here; the result is then checked as any entry.
+        Nothing is raised: what is wrong is ``check_draft``'s to say.
+        """
+        return entries
+
+    def draft_referee(self, players, options, rounds, fields, lang="fr"):
+        """Return the round in progress's tricks as the referee resolved them, for the pages (None: no referee)."""
+        return None
 
     def check_draft(self, players, options, rounds, entries, fields, *, last=None, before=None):
         """Validate a round in progress as far as it goes; return the players whose entry is complete.
@@ -663,14 +688,15 @@ class Game:
         if isinstance(before, dict):
             problems.issues.extend(self.draft_change_issues(before, entries))
         problems.raise_if_any()
+        self.check_draft_fields(players, options, rounds, fields, problems)
         order = list(players) if last not in players else [p for p in players if p != last] + [last]
         prefix = f"rounds[{len(rounds)}]"
         issues = []
         try:
-            self.score(order, options, [*rounds, {**fields, "entries": entries}])
+            self.score(order, options, [*rounds, self.round_of_draft(fields, entries)])
         except ScoringError as exc:
             issues = exc.errors
-        wrong = []
+        wrong = list(problems.issues)
         incomplete = set()
         for issue in issues:
             path = issue.path

@@ -463,6 +463,29 @@ MESSAGES = {
         "fr": "{card} a déjà été jouée dans un pli précédent de la manche.",
         "en": "{card} was already played in an earlier trick of this round.",
     },
+    # --- Num King's referee: the tricks of the round in progress (draft field tricks_played) ---
+    "tricks_played_type": {
+        "fr": "Les plis joués doivent être une liste de plis.",
+        "en": "The tricks played must be a list of tricks.",
+    },
+    "tricks_played_count": {
+        "fr": {
+            "one": "{count} plis joués pour {cards} carte distribuée : une manche a au plus un pli par carte.",
+            "other": "{count} plis joués pour {cards} cartes distribuées : une manche a au plus un pli par carte.",
+        },
+        "en": {
+            "one": "{count} tricks played for {cards} card dealt: a round has at most one trick per card.",
+            "other": "{count} tricks played for {cards} cards dealt: a round has at most one trick per card.",
+        },
+    },
+    "trick_type": {
+        "fr": "Chaque pli doit être un objet avec « leader » et « plays ».",
+        "en": "Each trick must be an object with “leader” and “plays”.",
+    },
+    "trick_leader": {
+        "fr": "Pli {number} : {leader} le mène, sa carte vient en premier (ici celle de {first}).",
+        "en": "Trick {number}: {leader} leads it, their card comes first (here {first}'s).",
+    },
     "extra_family_off": {
         "fr": "{card} : la famille supplémentaire ne se joue qu'avec son option (7 joueurs ou plus).",
         "en": "{card}: the extra family is only played with its option (7 players or more).",
@@ -753,6 +776,7 @@ PLURALS = {
     "team_too_small": "count",
     "bid_above_cards": "cards",
     "tricks_above_cards": "cards",
+    "tricks_played_count": "cards",
     "d.malus_numeric": "count",
     "d.malus_special": "count",
     "d.bid_exact": "tricks",

@@ -7,6 +7,7 @@ from .base import (
     Issue,
     Option,
     Problems,
+    ScoringError,
     check_entries,
     check_fields,
     check_int,
@@ -19,7 +20,7 @@ from .base import (
     next_round,
     shown,
 )
-from .numking_referee import check_trick, resolve
+from .numking_referee import check_hand, check_trick, referee_cards, resolve, resolve_hand
 
 MODES = {
     "classic": {
@@ -169,7 +170,9 @@ class NumKing(Game):
     entry = "bid_tricks"
     cell = "bid_tricks"
     has_bonus_row = True  # the longest exact streak's bonus
-    draft_fields = ("cards",)
+    # The round in progress may hold the hand's tricks as the referee resolved them (tricks_played).
+    draft_fields = ("cards", "tricks_played")
+    draft_only_fields = ("tricks_played",)
     public_entry_fields = ("bid",)
     lone_empty_unusual = False  # bidding 0 and taking nothing is part of the game
 
@@ -289,6 +292,96 @@ class NumKing(Game):
         trick = check_trick(players, opts["extra_family"], plays, played, problems)
         problems.raise_if_any()
         return resolve(players, trick, lang)
+
+    # -- the hand's tricks, in the round in progress (draft field "tricks_played") --------
+
+    def _hand(self, players, options, rounds):
+        """Return (options, cards dealt) of the round after ``rounds``; (None, None) for a broken sheet or a game over."""
+        try:
+            opts = self.normalize_options(players, options)
+        except ScoringError:
+            return None, None  # score() says what is wrong with them
+        plan = schedule(opts, len(players))
+        if not isinstance(rounds, list) or len(rounds) >= len(plan):
+            return None, None  # the game is over: score() refuses a new round
+        return opts, plan[len(rounds)]
+
+    def _checked_hand(self, players, options, rounds, tricks, problems):
+        """Return (checked tricks, cards dealt) of a hand (check_hand), or (None, None) when it cannot be checked."""
+        opts, cards = self._hand(players, options, rounds)
+        if cards is None:
+            return None, None
+        return check_hand(players, opts["extra_family"], tricks, cards, problems, "fields.tricks_played"), cards
+
+    def check_draft_fields(self, players, options, rounds, fields, problems):
+        """Check the hand's tricks as the referee does: each trick whole, no card twice, at most one trick a card."""
+        if "tricks_played" in fields:
+            self._checked_hand(players, options, rounds, fields["tricks_played"], problems)
+
+    def _counted(self, players, options, rounds, fields):
+        """Return {player: tricks taken} once every trick of the hand is played and sound, else None."""
+        if not isinstance(fields, dict) or "tricks_played" not in fields:
+            return None
+        problems = Problems()
+        checked, cards = self._checked_hand(players, options, rounds, fields["tricks_played"], problems)
+        if cards is None or problems or len(checked) != cards:
+            return None
+        return resolve_hand(players, checked)["counted"]
+
+    def fill_draft(self, players, options, rounds, entries, fields, before_fields):
+        """After the hand's last trick, each player's tricks are the referee's count.
+
+        Only when ``tricks_played`` changed and holds the whole hand, and only for the
+        players who have bid (a bid may change until the tricks are in: the referee never
+        locks a bid nobody heard). A value typed by hand since the referee last counted,
+        one that differs from that count, wins: it is kept as typed.
+        """
+        fields = fields if isinstance(fields, dict) else {}
+        before_fields = before_fields if isinstance(before_fields, dict) else {}
+        if not isinstance(entries, dict) or fields.get("tricks_played") == before_fields.get("tricks_played"):
+            return entries
+        now = self._counted(players, options, rounds, fields)
+        if now is None:
+            return entries
+        was = self._counted(players, options, rounds, before_fields)
+        out = dict(entries)
+        for name in players:
+            entry = out.get(name)
+            if not isinstance(entry, dict) or "bid" not in entry:
+                continue
+            typed = entry.get("tricks")
+            if was is not None and typed is not None and typed != was.get(name):
+                continue  # typed by hand after the referee's count: it wins
+            out[name] = {**entry, "tricks": now[name]}
+        return out
+
+    def draft_referee(self, players, options, rounds, fields, lang="fr"):
+        """Return the hand of the round in progress as the referee sees it, for the pages.
+
+        {"cards": tricks in the hand, "tricks": each resolved trick (resolve_hand), "counted":
+        {player: tricks taken so far}, "complete": every trick played, "next_leader": who
+        leads the next trick (None before the first), "first_leader": who the pages offer to
+        lead the first trick (the player after the dealer), "picker": the cards a trick is
+        tapped from (referee_cards)}; None once the game is over.
+        """
+        fields = fields if isinstance(fields, dict) else {}
+        problems = Problems()
+        checked, cards = self._checked_hand(players, options, rounds, fields.get("tricks_played") or [], problems)
+        if cards is None:
+            return None
+        opts = self.normalize_options(players, options)
+        hand = resolve_hand(players, checked, lang)
+        tricks = hand["tricks"]
+        dealer = self.dealer(players, opts, len(rounds))
+        return {
+            "cards": cards,
+            "tricks": tricks,
+            "counted": hand["counted"],
+            "complete": len(tricks) == cards,
+            "next_leader": tricks[-1]["leads_next"] if tricks else None,
+            "first_leader": players[(players.index(dealer) + 1) % len(players)],
+            "picker": referee_cards(opts["extra_family"], lang),
+        }
 
     def _check_options(self, players, opts, given, problems):
         if players is None:

@@ -8,7 +8,7 @@ explains each one. ``NumKing.trick`` (numking.py) checks the players and the opt
 first. Plain Python like every engine: the device runs it too (Pyodide).
 """
 
-from .base import check_fields, is_int, shown
+from .base import Issue, Problems, check_fields, is_int, shown
 from .i18n import ACTIONS, CARD_LABELS, pick, t
 
 COLOURS = ("rainbow", "shadow", "family")  # "family": the extra colour family (option extra_family)
@@ -277,3 +277,98 @@ def resolve(players, trick, lang="fr"):
         "valid": [p for p, _c in valid],
         "details": details,
     }
+
+
+# --- a whole hand: the tricks of the round in progress ------------------------------------
+
+
+def referee_cards(extra_family, lang="fr"):
+    """Return the cards a trick is tapped from, named in ``lang``: the colours 1–16, Num-X, the actions."""
+    return {
+        "colours": [{"kind": k, "label": pick(CARD_LABELS[k], lang)} for k in COLOURS if k != "family" or extra_family],
+        "values": list(range(VALUES[0], VALUES[1] + 1)),
+        "numx": pick(CARD_LABELS["numx"], lang),
+        "actions": [{"name": a, "label": pick(ACTIONS[a], lang)} for a in ACTION_NAMES],
+    }
+
+
+def check_hand(players, extra_family, tricks, most, problems, path="tricks_played"):
+    """Validate the tricks of one hand, in the order played; return them checked, one item per trick.
+
+    ``tricks``: a list of at most ``most`` tricks (the cards dealt to each player), each
+    {"leader", "plays"}: ``plays`` as for one trick (every player of ``players`` once),
+    the leader's card first; each card of the deck at most once in the whole hand (the
+    referee's ``card_already_played`` at the trick that plays it again). Issues are
+    recorded under ``path`` ("tricks_played[1].plays[2].card"). Each item returned is
+    (leader, [(player, TrickCard)]), or None for a trick with an issue.
+    """
+    if not isinstance(tricks, list):
+        problems.add(path, "tricks_played_type")
+        return []
+    if len(tricks) > most:
+        problems.add(path, "tricks_played_count", count=len(tricks), cards=most)
+        return []
+    known = set(players)
+    played = []  # the cards of the earlier tricks without an issue, as given
+    checked = []
+    for k, raw in enumerate(tricks):
+        tpath = f"{path}[{k}]"
+        if not isinstance(raw, dict):
+            problems.add(tpath, "trick_type")
+            checked.append(None)
+            continue
+        before = len(problems)
+        check_fields(raw, tpath, ("leader", "plays"), problems)
+        leader = raw.get("leader")
+        if "leader" not in raw:
+            problems.add(f"{tpath}.leader", "field_required", name="leader")
+        elif not isinstance(leader, str) or leader not in known:
+            problems.add(f"{tpath}.leader", "unknown_player", name=shown(leader))
+        if "plays" not in raw:
+            problems.add(f"{tpath}.plays", "field_required", name="plays")
+            checked.append(None)
+            continue
+        own = Problems()
+        trick = check_trick(players, extra_family, raw["plays"], played, own)
+        for issue in own.issues:
+            problems.issues.append(Issue(f"{tpath}.{issue.path}", issue.code, issue.params))
+        if len(problems) == before and trick and trick[0][0] != leader:
+            problems.add(f"{tpath}.leader", "trick_leader", number=k + 1, leader=leader, first=trick[0][0])
+        if len(problems) > before:
+            checked.append(None)
+            continue
+        played.extend(play["card"] for play in raw["plays"])
+        checked.append((leader, trick))
+    return checked
+
+
+def resolve_hand(players, checked, lang="fr"):
+    """Resolve the checked tricks of one hand (``check_hand``): each trick's result, and who took how many.
+
+    Return {"tricks": [...], "counted": {player: tricks taken}}; each trick is its
+    ``resolve`` result with "number" (from 1), "leader", "plays" ([{"player", "card"}],
+    the card named in ``lang``) and "expected_leader": who the previous trick's result
+    says leads it (None for the first trick, or when it is the leader). Tricks with an
+    issue (None) end the list: the ones after them cannot be told apart from a mistake.
+    """
+    counted = dict.fromkeys(players, 0)
+    out = []
+    leads = None
+    for k, item in enumerate(checked):
+        if item is None:
+            break
+        leader, trick = item
+        result = resolve(players, trick, lang)
+        if result["winner"] is not None:
+            counted[result["winner"]] += 1
+        out.append(
+            {
+                "number": k + 1,
+                "leader": leader,
+                "plays": [{"player": p, "card": c.render(lang)} for p, c in trick],
+                "expected_leader": leads if leads is not None and leads != leader else None,
+                **result,
+            }
+        )
+        leads = result["leads_next"]
+    return {"tricks": out, "counted": counted}

@@ -476,6 +476,7 @@ function setUpMain(root) {
   setUpShareButtons(root);
   if (window.NumTable) window.NumTable.setUpPage(root);
   if (window.NumPhones) window.NumPhones.setUpPage(root);
+  if (window.NumReferee) window.NumReferee.setUp(root);
 }
 
 document.documentElement.classList.add("js");

@@ -93,7 +93,7 @@ window.NumLive = (() => {
     // The page may have moved on meanwhile (its own write shown it): nothing older is shown again.
     if (me.pending && !(me.pending.version > me.version)) me.pending = null;
     if (!me.pending || me !== current) return;
-    if (typing() || me.busy || (window.NumTable && window.NumTable.writing())) {
+    if (typing() || me.busy || (window.NumTable && window.NumTable.writing()) || (window.NumReferee && window.NumReferee.writing())) {
       me.waiting = setTimeout(() => apply(me), 400);
       return;
     }

@@ -1,0 +1,321 @@
+// Num King's referee at the table, on the sheet's phone: « Qui remporte le pli ? ». The cards are
+// tapped as they are played, the leader's first; the last one resolves the trick (the in-page
+// engine when it is loaded, else POST /api/v1/games/numking/trick/) and stores it in the round in
+// progress (one PUT /api/v1/sheets/{id}/draft/ with If-Match), which every phone then shows. A
+// trick being tapped stays on this phone (localStorage) until it is whole and stored.
+// Loaded after app.js ($, $$, say). docs/api.md, « Num King's hand ».
+"use strict";
+
+window.NumReferee = (() => {
+  const PREFIX = "num.referee.";
+  let sending = false;
+  let redraw = null; // the referee on screen (a page shown afresh sets up a new one)
+  let onOnline = null;
+  window.addEventListener("online", () => { if (onOnline) onOnline(); });
+
+  const keyOf = (c) => (c.kind === "numx" ? "numx" : c.kind === "action" ? `action-${c.name}` : `${c.kind}-${c.value}`);
+
+  function csrf() { const i = $("input[name=csrfmiddlewaretoken]"); return i ? i.value : ""; }
+  function headers(extra = {}) {
+    return { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": document.documentElement.lang, "X-CSRFToken": csrf(), ...extra };
+  }
+
+  // What this phone keeps of a sheet's rounds that are over: nothing.
+  function sweep(sheetId, number) {
+    try {
+      for (let i = localStorage.length - 1; i >= 0; i -= 1) {
+        const key = localStorage.key(i);
+        if (key && key.startsWith(`${PREFIX}${sheetId}.`) && Number(key.split(".").pop()) < number) localStorage.removeItem(key);
+      }
+    } catch (e) { /* no storage */ }
+  }
+
+  function setUp(root) {
+    const box = $("#referee", root);
+    if (!box) return;
+    let data;
+    try { data = JSON.parse($("#referee-data", box).textContent); } catch (e) { return; }
+    const sheetId = (location.pathname.match(/^\/sheets\/([^/]+)\//) || [])[1] || "";
+    const storeKey = `${PREFIX}${sheetId}.${data.number}`;
+    sweep(sheetId, data.number);
+    const players = data.players;
+    const el = {
+      title: $("#referee-title", box),
+      leaders: $("#referee-leaders", box),
+      slots: $("#referee-slots", box),
+      picker: $("#referee-picker", box),
+      ask: $("#numx-ask", box),
+      result: $("#referee-result", box),
+      back: $("#referee-back", box),
+      progress: $("#referee-progress", box),
+    };
+    const buttons = $$(".ref-card", el.picker);
+    const labelOf = (card) => {
+      if (!card) return "";
+      const b = buttons.find((x) => keyOf(x.dataset.kind === "numx" ? { kind: "numx" } : { kind: x.dataset.kind, value: Number(x.dataset.value), name: x.dataset.name }) === keyOf(card));
+      const label = b ? b.dataset.label : card.kind;
+      return card.kind === "numx" ? `${label} ${card.as}` : label;
+    };
+
+    let state = {};
+    try { state = JSON.parse(localStorage.getItem(storeKey) || "null") || {}; } catch (e) { state = {}; }
+    const save = () => { try { localStorage.setItem(storeKey, JSON.stringify(state)); } catch (e) { /* kept on screen */ } };
+
+    const stored = () => (data.fields && Array.isArray(data.fields.tricks_played) ? data.fields.tricks_played : []);
+    const editing = () => Number.isInteger(state.editing) && state.editing < stored().length;
+    const index = () => (editing() ? state.editing : stored().length);
+    const over = () => !editing() && stored().length >= data.cards;
+    const clockwise = (leader) => { const at = Math.max(0, players.indexOf(leader)); return [...players.slice(at), ...players.slice(0, at)]; };
+    function leader() {
+      const i = index();
+      if (i < stored().length) return stored()[i].leader;
+      if (i === 0) return players.includes(state.leader) ? state.leader : data.first_leader;
+      return data.next_leader;
+    }
+    function order() {
+      const i = index();
+      return i < stored().length ? stored()[i].plays.map((p) => p.player) : clockwise(leader());
+    }
+    // The cards on screen belong to one trick: another trick (stored meanwhile) starts afresh.
+    function slotsFor() {
+      const i = index();
+      if (Array.isArray(state.slots) && state.index === i && state.slots.length === players.length) return;
+      state.index = i;
+      state.slots = i < stored().length ? stored()[i].plays.map((p) => p.card) : players.map(() => null);
+      state.pending = false;
+    }
+
+    function render() {
+      slotsFor();
+      const i = index();
+      const done = over();
+      el.title.textContent = done
+        ? say("Main terminée : les plis de chacun sont comptés dans la manche.", "Hand over: each player's tricks are counted in the round.")
+        : editing()
+          ? say(`Correction du pli ${i + 1} / ${data.cards} · ${leader()} mène`, `Correcting trick ${i + 1} / ${data.cards} · ${leader()} leads`)
+          : say(`Pli ${i + 1} / ${data.cards} · ${leader()} mène`, `Trick ${i + 1} / ${data.cards} · ${leader()} leads`);
+      if (!done && !editing()) el.progress.textContent = say(`pli ${i + 1} / ${data.cards}`, `trick ${i + 1} / ${data.cards}`);
+      el.leaders.hidden = done || i !== 0 || editing() || state.slots.some(Boolean);
+      $$(".leader-choice", el.leaders).forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.player === leader())));
+      el.back.hidden = !editing();
+      el.picker.hidden = done;
+      el.slots.hidden = done;
+      // Each player's card, in the order played; the first empty one is the next to play.
+      const ord = order();
+      const next = state.slots.findIndex((c) => !c);
+      el.slots.replaceChildren(...ord.map((player, k) => {
+        const li = document.createElement("li");
+        li.className = state.slots[k] ? "slot filled" : k === next ? "slot next" : "slot";
+        const who = document.createElement("span");
+        who.className = "slot-player";
+        who.textContent = player;
+        li.append(who);
+        const card = state.slots[k];
+        if (card) {
+          const b = document.createElement("button");
+          b.type = "button";
+          b.className = `chip c-${card.kind}`;
+          b.textContent = `${labelOf(card)} ×`;
+          b.setAttribute("aria-label", say(`Reprendre ${labelOf(card)} de ${player}`, `Take back ${player}'s ${labelOf(card)}`));
+          b.disabled = sending;
+          b.addEventListener("click", () => { state.slots[k] = null; state.pending = false; save(); render(); });
+          li.append(b);
+        } else {
+          const wait = document.createElement("span");
+          wait.className = "muted";
+          wait.textContent = k === next ? say("à jouer", "to play") : "…";
+          li.append(wait);
+        }
+        return li;
+      }));
+      // A card of another trick of the hand, or already in this one, cannot be tapped again.
+      const used = new Set(stored().filter((_t, k) => k !== i).flatMap((t) => t.plays.map((p) => keyOf(p.card))));
+      state.slots.forEach((c) => { if (c) used.add(keyOf(c)); });
+      const full = next < 0;
+      buttons.forEach((b) => {
+        const key = keyOf(b.dataset.kind === "numx" ? { kind: "numx" } : { kind: b.dataset.kind, value: Number(b.dataset.value), name: b.dataset.name });
+        b.disabled = sending || full || used.has(key);
+        b.classList.toggle("used", used.has(key));
+      });
+    }
+
+    function tap(card) {
+      const k = state.slots.findIndex((c) => !c);
+      if (k < 0 || sending) return;
+      state.slots[k] = card;
+      save();
+      render();
+      if (state.slots.every(Boolean)) resolveAndStore();
+    }
+
+    function say2(lines, cls = "") {
+      el.result.className = `referee-result ${cls}`.trim();
+      el.result.replaceChildren(...lines);
+    }
+    function line(text, tag = "p", cls = "") {
+      const n = document.createElement(tag);
+      if (cls) n.className = cls;
+      n.textContent = text;
+      return n;
+    }
+    function showResult(number, result) {
+      const head = line("", "p", "winner-line");
+      const strong = document.createElement("b");
+      strong.textContent = result.winner
+        ? say(`Pli ${number} · ${result.winner} le remporte`, `Trick ${number} · ${result.winner} takes it`)
+        : say(`Pli ${number} · personne ne le remporte`, `Trick ${number} · nobody takes it`);
+      head.append(strong);
+      const ul = document.createElement("ul");
+      ul.className = "why";
+      result.details.forEach((d) => ul.append(line(d, "li")));
+      say2([head, ul]);
+    }
+    function showProblem(text, errors = []) {
+      const nodes = [line(text, "p", "warn-line")];
+      if (errors.length) {
+        const ul = document.createElement("ul");
+        errors.forEach((e) => ul.append(line(e.message, "li")));
+        nodes.push(ul);
+      }
+      say2(nodes, "error");
+    }
+
+    async function resolveTrick(plays, played) {
+      const engine = window.NumEngine;
+      const lang = document.documentElement.lang;
+      if (engine && engine.isReady && engine.isReady()) {
+        try {
+          return await engine.trick(data.slug, players, data.options, plays, played, lang);
+        } catch (err) {
+          if (err && err.errors) throw err;
+          // The in-page engine failed: the server answers the same.
+        }
+      }
+      const resp = await fetch(data.urls.trick, { method: "POST", headers: headers(), body: JSON.stringify({ players, options: data.options, plays, played }) });
+      const body = await resp.json().catch(() => ({}));
+      if (resp.ok) return body;
+      const err = new Error(body.detail || "");
+      err.errors = body.errors || [];
+      throw err;
+    }
+
+    function waitNetwork() {
+      state.pending = true;
+      save();
+      showProblem(say("⏳ Pas de réseau : le pli reste sur ce téléphone, il est envoyé au retour du réseau.",
+        "⏳ No network: the trick stays on this phone and is sent when the network is back."));
+      onOnline = () => { onOnline = null; if (document.contains(box) && state.slots.every(Boolean)) resolveAndStore(); };
+    }
+
+    async function resolveAndStore() {
+      const i = index();
+      const ord = order();
+      const plays = ord.map((player, k) => ({ player, card: state.slots[k] }));
+      const played = stored().slice(0, i).flatMap((t) => t.plays.map((p) => p.card));
+      sending = true;
+      render();
+      try {
+        let result;
+        try {
+          result = await resolveTrick(plays, played);
+        } catch (err) {
+          if (err && err.errors) { showProblem(say("Ce pli ne peut pas être arbitré :", "This trick cannot be refereed:"), err.errors); return; }
+          waitNetwork();
+          return;
+        }
+        state.last = { number: i + 1, result };
+        save();
+        showResult(i + 1, result);
+        await store(i, { leader: ord[0], plays });
+      } finally {
+        sending = false;
+        if (redraw) redraw();
+      }
+    }
+
+    // The trick goes into the round in progress as the server has it now: a write of another
+    // phone since this page was shown (412) is read again, never overwritten.
+    async function store(i, trick) {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        if (!editing() && stored().length !== i) {
+          showProblem(say("Un autre téléphone a enregistré ce pli entre-temps : voici la main à jour.", "Another phone stored this trick meanwhile: here is the hand as it now is."));
+          await window.NumTable.refreshLive();
+          return;
+        }
+        const tricks = stored().slice();
+        tricks[i] = trick;
+        let resp;
+        try {
+          resp = await fetch(data.urls.draft, {
+            method: "PUT",
+            credentials: "same-origin",
+            headers: headers({ "If-Match": `"${data.version}"` }),
+            body: JSON.stringify({ number: data.number, entries: data.entries, fields: { ...data.fields, tricks_played: tricks } }),
+          });
+        } catch (e) { waitNetwork(); return; }
+        const body = await resp.json().catch(() => ({}));
+        if (resp.ok) {
+          state = { open: true, leader: state.leader, last: state.last };
+          save();
+          if (window.NumLive) window.NumLive.shown(body.version);
+          await window.NumTable.refreshLive();
+          return;
+        }
+        if (resp.status === 412) {
+          let fresh = null;
+          try {
+            const r = await fetch(data.urls.draft, { cache: "no-store", credentials: "same-origin", headers: { Accept: "application/json" } });
+            fresh = r.ok ? await r.json() : null;
+          } catch (e) { waitNetwork(); return; }
+          if (!fresh || fresh.number !== data.number) break;
+          data = { ...data, entries: fresh.entries, fields: fresh.fields, version: fresh.version };
+          continue;
+        }
+        if (resp.status === 409) break;
+        if (resp.status >= 500 || resp.status === 429) { waitNetwork(); return; }
+        showProblem(say("Pli refusé :", "Trick refused:"), body.errors || [{ message: body.detail || String(resp.status) }]);
+        return;
+      }
+      showProblem(say("La feuille a changé sur un autre téléphone : voici la main à jour.", "The sheet changed on another phone: here is the hand as it now is."));
+      await window.NumTable.refreshLive();
+    }
+
+    // ---- set-up ----
+    box.open = Boolean(state.open);
+    box.addEventListener("toggle", () => { state.open = box.open; save(); });
+    $$(".leader-choice", el.leaders).forEach((b) => b.addEventListener("click", () => { state.leader = b.dataset.player; save(); render(); }));
+    buttons.forEach((b) => b.addEventListener("click", () => {
+      if (b.dataset.kind === "numx") {
+        el.ask.hidden = false;
+        $("button[data-as]", el.ask).focus();
+        return;
+      }
+      tap(b.dataset.kind === "action" ? { kind: "action", name: b.dataset.name } : { kind: b.dataset.kind, value: Number(b.dataset.value) });
+    }));
+    $$("button[data-as]", el.ask).forEach((b) => b.addEventListener("click", () => {
+      el.ask.hidden = true;
+      tap({ kind: "numx", as: Number(b.dataset.as) });
+    }));
+    $("#numx-cancel", el.ask).addEventListener("click", () => { el.ask.hidden = true; });
+    $$(".reopen", box).forEach((b) => b.addEventListener("click", () => {
+      state.editing = Number(b.dataset.index);
+      state.slots = null;
+      save();
+      render();
+      el.title.scrollIntoView({ block: "nearest" });
+    }));
+    el.back.addEventListener("click", () => { state.editing = null; state.slots = null; save(); render(); });
+    if (state.last && state.last.result) showResult(state.last.number, state.last.result);
+    redraw = render;
+    render();
+    // A whole trick that waited for the network goes now.
+    if (state.pending && state.slots.every(Boolean) && navigator.onLine) resolveAndStore();
+    else if (state.pending) waitNetwork();
+  }
+
+  return {
+    setUp,
+    // This phone is storing a trick: its own answer will show the sheet as it then is.
+    writing: () => sending,
+  };
+})();
