@@ -6,10 +6,10 @@ from allauth.account.signals import user_logged_in
 from django.dispatch import receiver
 from django.urls import reverse
 
-from accounts.services import standings_recount
+from accounts.services import ratings_recount, sheets_entered, standings_recount
 from scoring.access import OWNER_SESSION_KEY
 from scoring.services import browser_sheets
-from scoring.signals import seats_scored
+from scoring.signals import seats_scored, sheets_owned
 
 
 @receiver(user_logged_in)
@@ -29,6 +29,18 @@ def offer_browser_sheets(sender, request, user, response=None, **kwargs):
 
 
 @receiver(seats_scored)
-def recount_standings(sender, game, user_ids, **kwargs):
-    """Keep the standings of the players seated at a scored sheet equal to their seats (same transaction)."""
+def recount_standings(sender, game, user_ids, owner_id=None, finished=False, was_finished=False, **kwargs):
+    """Keep the standings of the players seated at a scored sheet equal to their seats (same transaction).
+
+    A sheet that finishes, or that was finished and changed, moves its table's ratings in
+    that game: they are recomputed from the account's finished sheets.
+    """
     standings_recount(user_ids=user_ids, game=game)
+    if owner_id and (finished or was_finished):
+        ratings_recount(owner_id=owner_id, game=game)
+
+
+@receiver(sheets_owned)
+def recognise_players(sender, user_id, sheet_ids, **kwargs):
+    """Sheets entered an account: recognise « Mes joueurs » on them and give the account its own seat (same transaction)."""
+    sheets_entered(user_id=user_id, sheet_ids=sheet_ids)
