@@ -24,14 +24,16 @@ def fold(name: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def replay(games) -> dict:
+def replay(games, start: dict | None = None) -> dict:
     """Return the ratings after these games, in the order given: {player_id: (mu, sigma, games)}.
 
     Each game is [(player_ids of a side, place)], place 1 first, equal places a tie
-    (OpenSkill's ranks). A game with fewer than two sides changes nothing.
+    (OpenSkill's ranks). A game with fewer than two sides changes nothing. ``start``
+    holds the ratings before the first game ({player_id: (mu, sigma, games)}); a player
+    not in it starts at OpenSkill's default.
     """
-    state: dict = {}
-    counts: dict = {}
+    state: dict = {pid: MODEL.rating(mu=mu, sigma=sigma) for pid, (mu, sigma, _n) in (start or {}).items()}
+    counts: dict = {pid: n for pid, (_mu, _sigma, n) in (start or {}).items()}
     for sides in games:
         sides = [(ids, place) for ids, place in sides if ids]
         if len(sides) < 2:
@@ -51,18 +53,14 @@ def rating_text(mu: float, sigma: float) -> str:
 
 
 @dataclass
-class Seat:
-    """A seat as the player's page reads it: its sheet, its game and how it ended."""
+class Sheet:
+    """A sheet as the player's page reads it: its game, options, whether it is finished, when it was played."""
 
-    sheet_id: str
+    id: str
     game: str
     options: dict
     finished: bool
     played_at: object
-    name: str
-    total: int
-    winner: bool
-    records: dict
 
 
 @dataclass
@@ -80,52 +78,54 @@ class Versus:
     per_game: dict = field(default_factory=dict)
 
 
-def player_figures(player_id: int, seats: list, player_of: dict, names: dict, games: dict, lang: str) -> dict:
-    """Return one player's figures from every seat of the sheets they sat at.
+def player_figures(
+    player_id: int, sheets: list, seats: dict, records: dict, player_of: dict, names: dict, games: dict, lang: str
+) -> dict:
+    """Return one player's figures from the sheets they sat at.
 
-    ``seats``: Seat rows of those sheets (their own seats and the others'), in the order
-    played; ``player_of``: seat name → player id (the account's names); ``names``: player
-    id → the name shown; ``games``: the engines by slug. Counted like the standings: a
+    ``sheets``: Sheet rows in the order played; ``seats``: sheet id → [(name, total,
+    winner)], every seat of it; ``records``: sheet id → the player's own seat's records;
+    ``player_of``: seat name → player id (the account's names); ``names``: player id →
+    the name shown; ``games``: the engines by slug. Counted like the standings: a
     finished sheet is one game, a session counts its own games. Returns {"per_game":
     [...], "versus": [...]} in catalogue order and by games together.
     """
-    by_sheet: dict = {}
-    for seat in seats:
-        by_sheet.setdefault(seat.sheet_id, []).append(seat)
     per_game: dict = {}
     versus: dict = {}
-    for sheet_seats in by_sheet.values():
-        first = sheet_seats[0]
-        engine = games.get(first.game)
-        if engine is None:
+    for sheet in sheets:
+        engine = games.get(sheet.game)
+        at_table = seats.get(sheet.id, [])
+        mine = next((s for s in at_table if player_of.get(s[0]) == player_id), None)
+        if engine is None or mine is None or not (sheet.finished or engine.session):
             continue
-        mine = next((s for s in sheet_seats if player_of.get(s.name) == player_id), None)
-        if mine is None or not (first.finished or engine.session):
-            continue
+        my_name, my_total, my_win = mine
         row = per_game.setdefault(
-            first.game,
+            sheet.game,
             {"games": 0, "wins": 0, "totals": [], "results": [], "records": [], "session": engine.session},
         )
-        counted, won = engine.seat_games(mine.winner, mine.records)
+        my_records = records.get(sheet.id) or {}
+        counted, won = engine.seat_games(my_win, my_records)
         row["games"] += counted
         row["wins"] += won
-        row["records"].append(mine.records)
+        row["records"].append(my_records)
         if engine.session:
             continue
-        row["totals"].append(mine.total)
-        row["results"].append((mine.played_at, mine.total, mine.winner))
-        places = engine.seat_ranks(first.options, [(s.name, s.total, s.winner) for s in sheet_seats])
+        row["totals"].append(my_total)
+        row["results"].append((sheet.played_at, my_total, my_win))
+        places = engine.seat_ranks(sheet.options, at_table)
         seen = {player_id}
-        for other in sheet_seats:
-            other_id = player_of.get(other.name)
+        for other_name, _total, other_win in at_table:
+            other_id = player_of.get(other_name)
             if other_id is None or other_id in seen:
                 continue  # a name never recognised, or a second seat of one player
             seen.add(other_id)
-            vs = versus.setdefault(other_id, Versus(other_id, names.get(other_id, other.name)))
+            vs = versus.get(other_id)
+            if vs is None:
+                vs = versus[other_id] = Versus(other_id, names.get(other_id, other_name))
             vs.games += 1
-            per = vs.per_game.setdefault(first.game, [0, 0, 0])  # together, ahead, behind
+            per = vs.per_game.setdefault(sheet.game, [0, 0, 0])  # together, ahead, behind
             per[0] += 1
-            mine_place, their_place = places.get(mine.name), places.get(other.name)
+            mine_place, their_place = places.get(my_name), places.get(other_name)
             if mine_place is not None and their_place is not None:
                 if mine_place < their_place:
                     vs.ahead += 1
@@ -135,8 +135,8 @@ def player_figures(player_id: int, seats: list, player_of: dict, names: dict, ga
                     per[2] += 1
                 else:
                     vs.level += 1
-            vs.wins += int(mine.winner)
-            vs.their_wins += int(other.winner)
+            vs.wins += int(my_win)
+            vs.their_wins += int(other_win)
     out = []
     for slug, engine in games.items():
         row = per_game.get(slug)

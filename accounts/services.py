@@ -11,7 +11,7 @@ import io
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Count, IntegerField, Max, Min, OuterRef, Q, Subquery, Sum
+from django.db.models import Case, Count, IntegerField, Max, Min, Q, Subquery, Sum, When
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
@@ -23,7 +23,7 @@ from scoring import tokens
 from scoring.exceptions import InvalidInput, PlayerNotFound, SeatTaken
 from scoring.games import GAMES
 from scoring.games.names import NameRefused, clean_name
-from scoring.models import Player, Round, Sheet, deleted_keep
+from scoring.models import Player, Sheet, deleted_keep
 from scoring.services import played_at
 
 ALL = "all"
@@ -575,13 +575,65 @@ def sheets_entered(*, user_id: int, sheet_ids) -> None:
         ratings_recount(owner_id=user_id, game=game)
 
 
-def ratings_recount(*, owner_id: int, game: str) -> None:
+def _sides(engine, options, seats, player_of) -> list:
+    """Return a finished sheet's sides as the ratings count them: [(player ids, place)], each player once."""
+    seen: set = set()
+    sides = []
+    for members, place in engine.ranked_sides(options, seats):
+        ids = [player_of[m] for m in members if m in player_of and player_of[m] not in seen]
+        seen.update(ids)
+        sides.append((ids, place))
+    return sides
+
+
+def _rate_last(owner_id: int, game: str, engine, finished, sheet_id: str) -> bool:
+    """Rate a sheet that just finished onto the kept ratings, if it is the last one played; False otherwise.
+
+    Applying the last game of the history to the ratings the history gave before it is
+    the same computation, in the same order, as replaying the whole history: the numbers
+    are the same, for one OpenSkill update instead of one per game.
+    """
+    keyed = played_at(finished)
+    this = keyed.filter(pk=sheet_id).values_list("played_at", "created_at", "pk", "options").first()
+    if this is None:
+        return False
+    at, made, pk, options = this
+    later = Q(played_at__gt=at) | Q(played_at=at, created_at__gt=made) | Q(played_at=at, created_at=made, pk__gt=pk)
+    if keyed.exclude(pk=pk).filter(later).exists():
+        return False
+    seats = list(Player.objects.filter(sheet_id=pk).values_list("name", "total", "winner"))
+    player_of = dict(
+        TableName.objects.filter(owner_id=owner_id, name__in=[n for n, _t, _w in seats]).values_list(
+            "name", "player_id"
+        )
+    )
+    sides = _sides(engine, options, seats, player_of)
+    ids = [pid for members, _place in sides for pid in members]
+    before = {
+        pid: (mu, sigma, n)
+        for pid, mu, sigma, n in Rating.objects.filter(player_id__in=ids, game=game).values_list(
+            "player_id", "mu", "sigma", "games"
+        )
+    }
+    after = table.replay([sides], start=before)
+    Rating.objects.bulk_create(
+        [Rating(player_id=pid, game=game, mu=mu, sigma=sigma, games=n) for pid, (mu, sigma, n) in after.items()],
+        update_conflicts=True,
+        unique_fields=["player", "game"],
+        update_fields=["mu", "sigma", "games"],
+    )
+    return True
+
+
+def ratings_recount(*, owner_id: int, game: str, finished_sheet: str = "") -> None:
     """Recompute the table's ratings in `game` from the account's finished sheets, in the order they were played.
 
     Exact by construction: the same games in the same order give the same ratings
     whatever was deleted, restored or merged before. A game's order is when it was
     played (its last round), then when it was made. Six queries and one OpenSkill update
-    per game: docs/performance.md measures it.
+    per game: docs/performance.md measures it. `finished_sheet`: a sheet that has just
+    finished and was never counted; when it is the last one played (the usual case), it
+    is rated onto the kept ratings instead, with the same result (`_rate_last`).
     """
     engine = GAMES.get(game)
     if engine is None or not engine.rated or not owner_id:
@@ -589,6 +641,8 @@ def ratings_recount(*, owner_id: int, game: str) -> None:
     with transaction.atomic():
         _lock_owner(owner_id)
         finished = Sheet.objects.filter(user_id=owner_id, game=game, finished=True, deleted_at__isnull=True)
+        if finished_sheet and _rate_last(owner_id, game, engine, finished, finished_sheet):
+            return
         order = list(played_at(finished).order_by("played_at", "created_at", "pk").values_list("pk", "options"))
         by_sheet: dict = {}
         for sheet_id, name, total, winner in Player.objects.filter(sheet__in=finished).values_list(
@@ -596,15 +650,7 @@ def ratings_recount(*, owner_id: int, game: str) -> None:
         ):
             by_sheet.setdefault(sheet_id, []).append((name, total, winner))
         player_of = dict(TableName.objects.filter(owner_id=owner_id).values_list("name", "player_id"))
-        history = []
-        for sheet_id, options in order:
-            seen: set = set()
-            sides = []
-            for members, place in engine.ranked_sides(options, by_sheet.get(sheet_id, [])):
-                ids = [player_of[m] for m in members if m in player_of and player_of[m] not in seen]
-                seen.update(ids)
-                sides.append((ids, place))
-            history.append(sides)
+        history = [_sides(engine, options, by_sheet.get(sheet_id, []), player_of) for sheet_id, options in order]
         result = table.replay(history)
         Rating.objects.filter(player__owner_id=owner_id, game=game).delete()
         Rating.objects.bulk_create(
@@ -632,6 +678,7 @@ def table_players(user) -> list[dict]:
             players[pid]["names"].append(name)
             player_of[name] = pid
     sessions = [slug for slug, g in GAMES.items() if g.session]
+    in_session = Q(sheet__game__in=sessions)
     seats = (
         Player.objects.filter(sheet__user=user, sheet__deleted_at__isnull=True)
         .filter(Q(sheet__finished=True) | Q(sheet__game__in=sessions))
@@ -640,8 +687,9 @@ def table_players(user) -> list[dict]:
         .annotate(
             seats=Count("id"),
             won=Count("id", filter=Q(winner=True)),
-            session_games=Coalesce(Sum(Cast(KT("records__games"), IntegerField())), 0),
-            session_wins=Coalesce(Sum(Cast(KT("records__wins"), IntegerField())), 0),
+            # A session's records count its games: read only on a session's seats.
+            session_games=Coalesce(Sum(Case(When(in_session, then=Cast(KT("records__games"), IntegerField())))), 0),
+            session_wins=Coalesce(Sum(Case(When(in_session, then=Cast(KT("records__wins"), IntegerField())))), 0),
         )
     )
     for row in seats:
@@ -677,9 +725,10 @@ def table_player(user, player_id: int, lang: str) -> dict:
     """Return one of « Mes joueurs » with every figure of its page; PlayerNotFound if it is not the account's.
 
     Per game: games, wins, average, best, the engine's records, results in the order
-    played, the rating; head to head against every other player met. Four queries
-    whatever the number of games: the player, the account's names, every seat of the
-    sheets the player sat at (with when each was played), the ratings.
+    played, the rating; head to head against every other player met. Six queries
+    whatever the number of games: the player, the account's names, the sheets the player
+    sat at (with when each was played), every seat of them, the player's own seats'
+    records, the ratings.
     """
     player = TablePlayer.objects.filter(owner=user, pk=player_id).values("pk", "name").first()
     if player is None:
@@ -692,25 +741,20 @@ def table_player(user, player_id: int, lang: str) -> dict:
     sat = Player.objects.filter(sheet__user=user, sheet__deleted_at__isnull=True, name__in=spellings).filter(
         Q(sheet__finished=True) | Q(sheet__game__in=sessions)
     )
-    last_round = Round.objects.filter(sheet=OuterRef("sheet_id")).order_by("-number").values("created_at")[:1]
-    rows = (
-        Player.objects.filter(sheet_id__in=Subquery(sat.values("sheet_id")))
-        .annotate(played=Coalesce(Subquery(last_round), "sheet__created_at"))
-        .order_by("played", "sheet_id", "seat")
-        .values_list(
-            "sheet_id",
-            "sheet__game",
-            "sheet__options",
-            "sheet__finished",
-            "played",
-            "name",
-            "total",
-            "winner",
-            "records",
-        )
-    )
-    seats = [table.Seat(*row) for row in rows]
-    figures = table.player_figures(player_id, seats, player_of, shown, GAMES, lang)
+    their_sheets = Subquery(sat.values("sheet_id"))
+    sheets = [
+        table.Sheet(*row)
+        for row in played_at(Sheet.objects.filter(pk__in=their_sheets))
+        .order_by("played_at", "created_at", "pk")
+        .values_list("pk", "game", "options", "finished", "played_at")
+    ]
+    seats: dict = {}
+    for sheet_id, name, total, winner in Player.objects.filter(sheet_id__in=their_sheets).values_list(
+        "sheet_id", "name", "total", "winner"
+    ):
+        seats.setdefault(sheet_id, []).append((name, total, winner))
+    records = dict(sat.values_list("sheet_id", "records"))
+    figures = table.player_figures(player_id, sheets, seats, records, player_of, shown, GAMES, lang)
     ratings = _ratings(user.pk, player_id=player_id)
     for row in figures["per_game"]:
         row["rating"] = ratings.get((player_id, row["slug"]))

@@ -29,15 +29,17 @@ def offer_browser_sheets(sender, request, user, response=None, **kwargs):
 
 
 @receiver(seats_scored)
-def recount_standings(sender, game, user_ids, owner_id=None, finished=False, was_finished=False, **kwargs):
+def recount_standings(sender, game, user_ids, owner_id=None, sheet_id="", finished=False, was_finished=False, **kwargs):
     """Keep the standings of the players seated at a scored sheet equal to their seats (same transaction).
 
     A sheet that finishes, or that was finished and changed, moves its table's ratings in
-    that game: they are recomputed from the account's finished sheets.
+    that game: they are recomputed from the account's finished sheets (a sheet that has
+    just finished, the last one played, is rated onto them: the same numbers).
     """
     standings_recount(user_ids=user_ids, game=game)
     if owner_id and (finished or was_finished):
-        ratings_recount(owner_id=owner_id, game=game)
+        just_finished = sheet_id if finished and not was_finished else ""
+        ratings_recount(owner_id=owner_id, game=game, finished_sheet=just_finished)
 
 
 @receiver(sheets_owned)

@@ -307,6 +307,9 @@ def leaderboard(request, slug):
     return render(request, "accounts/leaderboard.html", context)
 
 
+CHART_GAMES = 100  # the games a player's chart shows, the latest
+
+
 @login_required
 def players(request):
     """« Mes joueurs »: the people of the account's tables, with merge, split and rename."""
@@ -331,7 +334,8 @@ def table_player(request, player_id):
         raise Http404 from None
     for row in player["per_game"]:
         title = _("%(name)s at %(game)s: results, oldest first") % {"name": player["name"], "game": row["name"]}
-        row["chart"] = results_svg(row.pop("results"), title=title)
+        # The last games only: a phone's width shows no more dots than that.
+        row["chart"] = results_svg(row.pop("results")[-CHART_GAMES:], title=title)
     return render(request, "accounts/table_player.html", {"player": player})
 
 

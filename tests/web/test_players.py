@@ -246,6 +246,10 @@ def test_ratings_are_the_librarys_and_follow_delete_and_restore_exactly():
     assert_same(stored_ratings(user), both)
     mu, sigma = both["Tom"]
     assert Rating.objects.get(player__name="Tom").games == 2
+    # Game B, the last played, was rated onto the kept ratings: the very numbers of the whole history replayed.
+    kept = stored_ratings(user)
+    accounts.ratings_recount(owner_id=user.pk, game="numx-malus")
+    assert stored_ratings(user) == kept
     # The older game deleted: the ratings are those of game B alone, as if A never was.
     client.post(f"/me/sheets/{a.pk}/delete/")
     only_b = library_ratings([PLACES_B])
@@ -372,8 +376,9 @@ def test_the_players_list_and_page_take_a_fixed_number_of_queries(django_assert_
     for url, count in counts.items():
         with django_assert_num_queries(count):
             assert client.get(url).status_code == 200
-    # The session and the user, then four: the players (or the player), the names, the seats, the ratings.
-    assert set(counts.values()) == {6}
+    # The session and the user, then the list: the players, their names, the seats grouped, the ratings;
+    # a player: the player, the names, their sheets, the seats of these, their own seats' records, the ratings.
+    assert counts == {"/me/players/": 6, f"/me/players/{lea}/": 8, "/api/v1/players/": 6, f"/api/v1/players/{lea}/": 8}
 
 
 def test_the_export_and_the_deletion_of_the_account_carry_the_players():
@@ -404,3 +409,17 @@ def test_a_new_sheet_offers_my_players_names():
     datalist = re.search(r'<datalist id="known-names">(.*?)</datalist>', page).group(1)
     assert re.findall(r'<option value="([^"]+)">', datalist) == ["lea", "Max", "Tom", "Zoé"]
     assert re.search(r'<datalist id="known-names"></datalist>', Client().get("/new/numking/").content.decode())
+
+
+def test_a_coop_session_counts_its_own_games_and_the_best_climb():
+    user, client = account()
+    sheet = services.sheet_create(game="coop", players=["Ana", "Bo"], options={}, user=user).sheet
+    for placed in (93, 10, 93):
+        services.round_add(sheet=sheet, data={"placed": placed})
+    listed = {p["name"]: (p["games"], p["wins"]) for p in accounts.table_players(user)}
+    assert listed == {"Ana": (3, 2), "Bo": (3, 2)}
+    ana = accounts.table_player(user, ids(user)["Ana"], "en")
+    [coop] = ana["per_game"]
+    assert (coop["games"], coop["wins"], coop["average"], coop["rating"]) == (3, 2, None, None)
+    assert coop["records"] == [{"key": "best", "label": "Best climb (cards placed)", "value": 93, "of": None}]
+    assert ana["versus"] == []  # a cooperative session has no one ahead
