@@ -27,6 +27,7 @@ def player_summary(request, player: dict) -> dict:
         "names": player["names"],
         "games": player["games"],
         "wins": player["wins"],
+        "linked": player["linked"],
         "per_game": [
             {"game": g["slug"], "games": g["games"], "wins": g["wins"], "rating": g["rating"]}
             for g in player["per_game"]
@@ -59,6 +60,7 @@ def player_detail(player: dict) -> dict:
         "names": player["names"],
         "games": sum(g["games"] for g in per_game),
         "wins": sum(g["wins"] for g in per_game),
+        "linked": player["link"]["linked"],
         "per_game": per_game,
         "versus": [
             {k: v[k] for k in ("player_id", "name", "games", "ahead", "behind", "level", "wins", "their_wins")}

@@ -46,6 +46,15 @@ class TablePlayer(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_players")
     name = models.CharField(max_length=40)  # as the account shows it (a rename changes only this)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The account this person has, once they accepted the owner's link: the player's seats on
+    # the owner's sheets count in their own stats (the sheets stay the owner's).
+    linked_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="linked_players"
+    )
+    # The generation of the player's link (accounts/services.py player_link_token): a new link,
+    # or the link accepted, moves it on and ends the previous one.
+    link_epoch = models.PositiveIntegerField(default=0)
+    link_made_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["owner", "name"], name="table_player_owner")]

@@ -27,6 +27,9 @@ class PlayerSerializer(serializers.Serializer):
     )
     games = serializers.IntegerField(help_text="Finished games counted for this player, every game together.")
     wins = serializers.IntegerField()
+    linked = serializers.BooleanField(
+        help_text="The person accepted the account's link: their games here count in their own account's stats."
+    )
     per_game = PlayerGameSerializer(many=True, help_text="In the catalogue's order, the games this player played.")
     url = serializers.URLField(help_text="This player in the API.")
 
@@ -75,5 +78,8 @@ class PlayerDetailSerializer(serializers.Serializer):
     names = serializers.ListField(child=serializers.CharField())
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
+    linked = serializers.BooleanField(
+        help_text="The person accepted the account's link: their games here count in their own account's stats."
+    )
     per_game = PlayerGameDetailSerializer(many=True)
     versus = PlayerVersusSerializer(many=True, help_text="Head to head, most games together first.")

@@ -7,6 +7,7 @@ of their own. Scoring never calls this module: it announces stored seats with th
 
 import csv
 import io
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -15,10 +16,12 @@ from django.db.models import Case, Count, IntegerField, Max, Min, Q, Subquery, S
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from accounts import players as table
 from accounts.models import Profile, Rating, SeatAnswer, Standing, TableName, TablePlayer
+from numapp.parsing import same_token
 from scoring import tokens
 from scoring.exceptions import InvalidInput, PlayerNotFound, SeatTaken
 from scoring.games import GAMES
@@ -568,6 +571,7 @@ def sheets_entered(*, user_id: int, sheet_ids) -> None:
     sheet_ids = list(sheet_ids)
     players_register(user_id=user_id, sheet_ids=sheet_ids)
     own_seat_take(user_id=user_id, sheet_ids=sheet_ids)
+    linked_seats_take(owner_id=user_id, sheet_ids=sheet_ids)
     finished = set(
         Sheet.objects.filter(pk__in=sheet_ids, user_id=user_id, finished=True).values_list("game", flat=True)
     )
@@ -669,8 +673,8 @@ def table_players(user) -> list[dict]:
     grouped by name and game in the database, the ratings.
     """
     players = {
-        pid: {"id": pid, "name": name, "names": [], "games": 0, "wins": 0, "per_game": {}}
-        for pid, name in TablePlayer.objects.filter(owner=user).values_list("pk", "name")
+        pid: {"id": pid, "name": name, "names": [], "games": 0, "wins": 0, "per_game": {}, "linked": linked is not None}
+        for pid, name, linked in TablePlayer.objects.filter(owner=user).values_list("pk", "name", "linked_user_id")
     }
     player_of = {}
     for name, pid in TableName.objects.filter(owner=user).order_by("name").values_list("name", "player_id"):
@@ -730,7 +734,11 @@ def table_player(user, player_id: int, lang: str) -> dict:
     sat at (with when each was played), every seat of them, the player's own seats'
     records, the ratings.
     """
-    player = TablePlayer.objects.filter(owner=user, pk=player_id).values("pk", "name").first()
+    player = (
+        TablePlayer.objects.filter(owner=user, pk=player_id)
+        .values("pk", "name", "linked_user_id", "linked_user__profile__display_name", "link_epoch", "link_made_at")
+        .first()
+    )
     if player is None:
         raise PlayerNotFound()
     names = list(TableName.objects.filter(owner=user).values_list("name", "player_id", "player__name"))
@@ -758,7 +766,12 @@ def table_player(user, player_id: int, lang: str) -> dict:
     ratings = _ratings(user.pk, player_id=player_id)
     for row in figures["per_game"]:
         row["rating"] = ratings.get((player_id, row["slug"]))
-    return {"id": player_id, "name": player["name"], "names": spellings, **figures}
+    link = {
+        "linked": player["linked_user_id"] is not None,
+        "linked_name": player["linked_user__profile__display_name"] or "",
+        "token": player_link_token(player_id, player["link_epoch"]) if _link_live(player["link_made_at"]) else "",
+    }
+    return {"id": player_id, "name": player["name"], "names": spellings, "link": link, **figures}
 
 
 def _refused(path: str, code: str, message: str) -> InvalidInput:
@@ -781,9 +794,15 @@ def players_merge(*, user, into: int, other: int) -> None:
         mine = Player.objects.filter(sheet__user=user, name__in=names_into).values("sheet_id")
         if Player.objects.filter(sheet__user=user, name__in=names_other, sheet_id__in=mine).exists():
             raise _refused("other", "played_together", _("These two played in the same game: they are two people."))
+        links = dict(TablePlayer.objects.filter(pk__in=[into, other]).values_list("pk", "linked_user_id"))
+        if links[into] and links[other] and links[into] != links[other]:
+            raise _refused("other", "linked_apart", _("These two are linked to two different accounts."))
         games = _rated_games([into, other])
         TableName.objects.filter(owner=user, player_id=other).update(player_id=into)
         TablePlayer.objects.filter(owner=user, pk=other).delete()
+        if links[other] and not links[into]:
+            TablePlayer.objects.filter(pk=into).update(linked_user_id=links[other])
+        linked_seats_take(owner_id=user.pk, player_ids=[into])
         for game in games:
             ratings_recount(owner_id=user.pk, game=game)
 
@@ -805,6 +824,9 @@ def players_split(*, user, player_id: int, name: str) -> int:
         new = TablePlayer.objects.create(owner=user, name=name)
         target.player = new
         target.save(update_fields=["player"])
+        linked = TablePlayer.objects.filter(pk=player_id).values_list("linked_user_id", flat=True).first()
+        if linked:
+            _linked_seats_free(owner_id=user.pk, user_id=linked, names=[name])
         for game in games:
             ratings_recount(owner_id=user.pk, game=game)
     return new.pk
@@ -888,3 +910,137 @@ def players_rebuild() -> int:
                 ratings_recount(owner_id=owner_id, game=game)
         count += 1
     return count
+
+
+# A link to a player: the person of « Mes joueurs » who has an account counts their games there.
+
+PLAYER_LINK_KEEP = timedelta(days=30)
+
+
+def player_link_token(player_id: int, epoch: int) -> str:
+    """Return the token of a player's link (derived from the secret key and the link's generation)."""
+    return salted_hmac("accounts.player-link", f"{player_id}:{epoch}").hexdigest()[:32]
+
+
+def _link_live(made_at, now=None) -> bool:
+    return made_at is not None and (now or timezone.now()) - made_at < PLAYER_LINK_KEEP
+
+
+def player_link_make(*, user, player_id: int) -> str:
+    """Make a new link for one of « Mes joueurs » (the previous one ends); return its token.
+
+    Whoever opens it, logged in, may accept: the player's seats on the account's sheets
+    then count in their own stats. The link works once, for 30 days.
+    """
+    with transaction.atomic():
+        player = TablePlayer.objects.select_for_update().filter(owner=user, pk=player_id).first()
+        if player is None:
+            raise PlayerNotFound()
+        player.link_epoch += 1
+        player.link_made_at = timezone.now()
+        player.save(update_fields=["link_epoch", "link_made_at"])
+    return player_link_token(player.pk, player.link_epoch)
+
+
+def player_to_link(player_id: int, token) -> dict | None:
+    """Return what a player's link shows ({"player", "name", "table"}) while it works, else None.
+
+    `table` is the name the owner plays under, if they chose one ("" otherwise): the
+    person is told whose table it is, nothing of its other players.
+    """
+    player = (
+        TablePlayer.objects.filter(pk=player_id)
+        .values(
+            "pk", "name", "owner_id", "owner__profile__display_name", "link_epoch", "link_made_at", "linked_user_id"
+        )
+        .first()
+    )
+    if player is None or player["linked_user_id"] is not None or not _link_live(player["link_made_at"]):
+        return None
+    if not same_token(player_link_token(player["pk"], player["link_epoch"]), token):
+        return None
+    return {"player": player["pk"], "name": player["name"], "table": player["owner__profile__display_name"] or ""}
+
+
+def player_link_accept(*, player_id: int, token, user) -> int:
+    """Link the player to `user`, who opened its link; return how many games now count in their stats.
+
+    Checked again under the player's lock: a link works once. Their seats on the owner's
+    sheets (those no account holds, on sheets where `user` holds none) become theirs, and
+    so do the seats of the sheets to come. The sheets stay the owner's.
+    """
+    with transaction.atomic():
+        player = TablePlayer.objects.select_for_update().filter(pk=player_id).first()
+        if player is None or player_to_link(player_id, token) is None:
+            raise PlayerNotFound()
+        if player.owner_id == user.pk:
+            raise _refused("player", "own_table", _("This is a player of your own table: send the link to them."))
+        player.linked_user = user
+        player.link_epoch += 1  # the link is used up
+        player.link_made_at = None
+        player.save(update_fields=["linked_user", "link_epoch", "link_made_at"])
+        return linked_seats_take(owner_id=player.owner_id, player_ids=[player.pk])
+
+
+def player_unlink(*, user, player_id: int) -> None:
+    """End the link of one of « Mes joueurs »: their seats on the account's sheets leave the other account's stats."""
+    with transaction.atomic():
+        player = TablePlayer.objects.select_for_update().filter(owner=user, pk=player_id).first()
+        if player is None:
+            raise PlayerNotFound()
+        if player.linked_user_id is None:
+            return
+        names = list(player.names.values_list("name", flat=True))
+        _linked_seats_free(owner_id=user.pk, user_id=player.linked_user_id, names=names)
+        player.linked_user = None
+        player.save(update_fields=["linked_user"])
+
+
+def linked_seats_take(*, owner_id: int, sheet_ids=None, player_ids=None) -> int:
+    """Give the accounts linked to « Mes joueurs » their seats on the owner's sheets; return how many seats.
+
+    A seat another account holds, or on a sheet where the linked account holds one
+    already, stays as it is. Their standings follow.
+    """
+    linked = TablePlayer.objects.filter(owner_id=owner_id, linked_user__isnull=False)
+    if player_ids is not None:
+        linked = linked.filter(pk__in=list(player_ids))
+    user_of = dict(linked.values_list("pk", "linked_user_id"))
+    if not user_of:
+        return 0
+    name_user = {
+        name: user_of[pid]
+        for name, pid in TableName.objects.filter(owner_id=owner_id, player_id__in=list(user_of)).values_list(
+            "name", "player_id"
+        )
+    }
+    seats = Player.objects.filter(sheet__user_id=owner_id, name__in=list(name_user))
+    if sheet_ids is not None:
+        seats = seats.filter(sheet_id__in=list(sheet_ids))
+    sheets = seats.values("sheet_id")
+    held = set(
+        Player.objects.filter(sheet_id__in=sheets, user_id__in=set(user_of.values())).values_list("sheet_id", "user_id")
+    )
+    taken, games = 0, {}
+    for pk, sheet_id, name, game in seats.filter(user__isnull=True).values_list(
+        "pk", "sheet_id", "name", "sheet__game"
+    ):
+        uid = name_user[name]
+        if (sheet_id, uid) in held:
+            continue
+        if Player.objects.filter(pk=pk, user__isnull=True).update(user_id=uid):
+            held.add((sheet_id, uid))
+            games.setdefault(game, set()).add(uid)
+            taken += 1
+    for game, uids in games.items():
+        standings_recount(user_ids=uids, game=game)
+    return taken
+
+
+def _linked_seats_free(*, owner_id: int, user_id: int, names) -> None:
+    """Free the seats of these names on the owner's sheets that the linked account holds; its standings follow."""
+    seats = Player.objects.filter(sheet__user_id=owner_id, name__in=list(names), user_id=user_id)
+    games = set(seats.values_list("sheet__game", flat=True))
+    seats.update(user=None)
+    for game in games:
+        standings_recount(user_ids=[user_id], game=game)

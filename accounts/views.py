@@ -332,6 +332,10 @@ def table_player(request, player_id):
         player = services.table_player(request.user, player_id, lang)
     except PlayerNotFound:
         raise Http404 from None
+    token = player["link"]["token"]
+    player["link"]["url"] = (
+        request.build_absolute_uri(reverse("player-link", args=[player["id"], token])) if token else ""
+    )
     for row in player["per_game"]:
         title = _("%(name)s at %(game)s: results, oldest first") % {"name": player["name"], "game": row["name"]}
         # The last games only: a phone's width shows no more dots than that.
@@ -398,3 +402,57 @@ def players_export(request, fmt):
         response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="num-scores-players-{stamp}.{fmt}"'
     return response
+
+
+@login_required
+@require_POST
+def player_link_make(request, player_id):
+    """Make a new link for one of « Mes joueurs »: the person opens it and counts their games in their own stats."""
+    try:
+        services.player_link_make(user=request.user, player_id=player_id)
+    except PlayerNotFound:
+        raise Http404 from None
+    return redirect(f"{reverse('table-player', args=[player_id])}#link")
+
+
+@login_required
+@require_POST
+def player_unlink(request, player_id):
+    try:
+        services.player_unlink(user=request.user, player_id=player_id)
+    except PlayerNotFound:
+        raise Http404 from None
+    messages.success(request, _("Link ended: these games no longer count in the other account's stats."))
+    return redirect("table-player", player_id)
+
+
+@require_http_methods(["GET", "POST"])
+def player_link(request, player_id, token):
+    """A player's link: the person says « C'est moi » and the games of that player count in their stats."""
+    shown = services.player_to_link(player_id, token)
+    if shown is None:
+        raise Http404
+    context = {**shown, "login_url": "", "signup_url": ""}
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        back = urlencode({"next": request.path}, safe="/")
+        context["login_url"] = f"{reverse('account_login')}?{back}"
+        context["signup_url"] = f"{reverse('account_signup')}?{back}"
+        return render(request, "accounts/player_link.html", context)
+    if request.method == "POST":
+        try:
+            counted = services.player_link_accept(player_id=player_id, token=token, user=request.user)
+        except PlayerNotFound:
+            raise Http404 from None
+        except ServiceError as exc:
+            messages.add_message(request, exc.page_level, exc.page_message())
+            return render(request, "accounts/player_link.html", context)
+        message = ngettext(
+            "Linked: %(count)d game now counts in your stats.",
+            "Linked: %(count)d games now count in your stats.",
+            counted,
+        )
+        messages.success(request, message % {"count": counted})
+        return redirect("player", request.user.pk)
+    return render(request, "accounts/player_link.html", context)

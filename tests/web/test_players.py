@@ -423,3 +423,52 @@ def test_a_coop_session_counts_its_own_games_and_the_best_climb():
     assert (coop["games"], coop["wins"], coop["average"], coop["rating"]) == (3, 2, None, None)
     assert coop["records"] == [{"key": "best", "label": "Best climb (cards placed)", "value": 93, "of": None}]
     assert ana["versus"] == []  # a cooperative session has no one ahead
+
+
+def link_of(client, player_id) -> str:
+    """Make the player's link on their page and return its path."""
+    client.post(f"/me/players/{player_id}/link/")
+    page = client.get(f"/me/players/{player_id}/").content.decode()
+    return re.search(r'value="http://testserver(/players/link/[^"]+)"', page).group(1)
+
+
+def test_a_player_linked_to_their_account_finds_the_games_in_their_stats():
+    owner, client = account(display_name="Zoé")
+    play(owner, GAME_A, days_ago=2)
+    play(owner, GAME_B, days_ago=1)
+    lea = ids(owner)["Léa"]
+    path = link_of(client, lea)
+    # Léa opens it before she has logged in: told what it is, asked to log in.
+    page = Client().get(path).content.decode()
+    assert "lea" in page and "Zoé" in page and "/accounts/login/?next=" in page
+    lea_user, lea_client = account("lea@example.org")
+    r = lea_client.post(path)
+    assert r.status_code == 302 and r.url == f"/players/{lea_user.pk}/"
+    # Both games of « lea » and « Léa » count in her stats, one won; the sheets stay Zoé's.
+    [stats] = accounts.player_stats(lea_user.pk, "fr")
+    assert (stats["games"], stats["wins"], stats["best"]) == (2, 1, 1)
+    assert not Sheet.objects.filter(user=lea_user).exists()
+    assert lea_client.get("/me/players/").content.decode().count('class="table-player"') == 0
+    # The link worked once; a game played after it counts at once.
+    assert Client().get(path).status_code == 404
+    play(owner, {"Zoé": (5, 5), "Léa": (1, 1)})
+    assert accounts.player_stats(lea_user.pk, "fr")[0]["games"] == 3
+    assert {p["name"]: p["linked"] for p in client.get("/api/v1/players/").json()}["lea"] is True
+    # The owner ends the link: the games leave her stats.
+    client.post(f"/me/players/{lea}/unlink/")
+    assert accounts.player_stats(lea_user.pk, "fr") == []
+    assert not Player.objects.filter(user=lea_user).exists()
+
+
+def test_a_players_link_is_refused_to_its_owner_and_to_a_wrong_token():
+    owner, client = account()
+    play(owner, GAME_A)
+    tom = ids(owner)["Tom"]
+    path = link_of(client, tom)
+    assert Client().get(path[:-5] + "0000/").status_code == 404
+    r = client.post(path, follow=True)
+    assert "votre propre table" in r.content.decode()
+    assert TablePlayer.objects.get(pk=tom).linked_user is None
+    # A new link ends the previous one.
+    newer = link_of(client, tom)
+    assert newer != path and Client().get(path).status_code == 404 and Client().get(newer).status_code == 200
