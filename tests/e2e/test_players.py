@@ -46,9 +46,9 @@ def play(page, game: dict, shot_name: str) -> str:
     return sheet_id
 
 
-def test_my_players_on_a_phone(phone, settings):
+def test_my_players_on_a_phone(new_phone, settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    page = phone
+    page = new_phone()
     sign_up(page)
     first = play(page, GAME_1, "players-game-1")
     # The seat named like the account is its own: no question, the game counts at once.
@@ -104,6 +104,17 @@ def test_my_players_on_a_phone(phone, settings):
     shot(page, "players-player")
     # Nothing sticks out of the phone's width.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # A link for Léa: opened on her phone, it says what it is before she logs in.
+    page.get_by_role("button", name="Créer un lien").click()
+    page.wait_for_load_state()
+    link = page.locator("#link input.share-url").input_value()
+    shot(page, "players-link")
+    hers = new_phone()
+    hers.goto(link)
+    expect(hers.locator("main")).to_contain_text("vous êtes noté « lea »")
+    expect(hers.locator("main")).to_contain_text("Zoé")
+    shot(hers, "players-link-opened")
 
     # « Ma table » filled the moment the games finished, the ratings beside the wins.
     page.goto("/leaderboards/numx-malus/?scope=table")
