@@ -472,3 +472,15 @@ def test_a_players_link_is_refused_to_its_owner_and_to_a_wrong_token():
     # A new link ends the previous one.
     newer = link_of(client, tom)
     assert newer != path and Client().get(path).status_code == 404 and Client().get(newer).status_code == 200
+
+
+def test_players_rebuild_gives_the_same_players_and_ratings_again():
+    from django.core.management import call_command
+
+    user, _client = account()
+    play(user, GAME_A, days_ago=2)
+    play(user, GAME_B, days_ago=1)
+    before = stored_ratings(user)
+    Rating.objects.all().delete()
+    call_command("players_rebuild", stdout=io.StringIO())
+    assert stored_ratings(user) == before
