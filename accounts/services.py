@@ -456,6 +456,12 @@ def table_board(user, slug: str, *, month: bool) -> list[dict]:
 # « Mes joueurs »: the people of the account's tables, recognised by name across its sheets.
 
 
+def accounts_lock(user_ids) -> None:
+    """Hold these accounts' rows (NO KEY UPDATE, in id order, one statement) to the end of the transaction."""
+    ids = sorted({u for u in user_ids if u})
+    list(get_user_model().objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"))
+
+
 def _lock_owner(user_id: int) -> None:
     """Hold the account's row (NO KEY UPDATE) to the end of the transaction: its players change one writer at a time."""
     list(get_user_model().objects.select_for_update(no_key=True).filter(pk=user_id))

@@ -6,7 +6,7 @@ from allauth.account.signals import user_logged_in
 from django.dispatch import receiver
 from django.urls import reverse
 
-from accounts.services import ratings_recount, sheets_entered, standings_recount
+from accounts.services import accounts_lock, ratings_recount, sheets_entered, standings_recount
 from scoring.access import OWNER_SESSION_KEY
 from scoring.services import browser_sheets
 from scoring.signals import seats_scored, sheets_owned
@@ -36,6 +36,10 @@ def recount_standings(sender, game, user_ids, owner_id=None, sheet_id="", finish
     that game: they are recomputed from the account's finished sheets (a sheet that has
     just finished, the last one played, is rated onto them: the same numbers).
     """
+    if owner_id and (finished or was_finished):
+        # The owner's row and the seated accounts' rows at once, in id order: two tables of
+        # accounts seated at each other's sheets, finishing together, never wait in a cycle.
+        accounts_lock({*user_ids, owner_id})
     standings_recount(user_ids=user_ids, game=game)
     if owner_id and (finished or was_finished):
         just_finished = sheet_id if finished and not was_finished else ""
