@@ -384,7 +384,7 @@ def player_stats(user_id: int, lang: str) -> list[dict]:
 
 def board_min_games() -> int:
     """Return how many games a public player needs before the global leaderboards rank them (LEADERBOARD_MIN_GAMES)."""
-    return getattr(settings, "LEADERBOARD_MIN_GAMES", 3)
+    return settings.LEADERBOARD_MIN_GAMES
 
 
 def public_board(slug: str, *, month: bool) -> list[dict]:
