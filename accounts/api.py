@@ -6,7 +6,7 @@ refusals are raised and the API's one exception handler answers them.
 
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -69,9 +69,13 @@ def player_detail(player: dict) -> dict:
     }
 
 
-class PlayerListView(APIView):
-    permission_classes = [IsAuthenticated]
+def logged_in(request) -> None:
+    """Refuse a request without a login (403), after the method was found: an unknown method is still 405."""
+    if not request.user.is_authenticated:
+        raise NotAuthenticated()
 
+
+class PlayerListView(APIView):
     @extend_schema(
         summary="The players of my table",
         description=(
@@ -82,12 +86,11 @@ class PlayerListView(APIView):
         responses={200: s.PlayerSerializer(many=True), **REFUSED},
     )
     def get(self, request):
+        logged_in(request)
         return Response([player_summary(request, p) for p in services.table_players(request.user)])
 
 
 class PlayerDetailView(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(
         summary="One player of my table",
         description="Per game: games, wins, average, best, the engine's records, results in the order played and "
@@ -99,4 +102,5 @@ class PlayerDetailView(APIView):
         },
     )
     def get(self, request, player_id):
+        logged_in(request)
         return Response(player_detail(services.table_player(request.user, player_id, request_lang())))
