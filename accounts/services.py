@@ -7,18 +7,23 @@ of their own. Scoring never calls this module: it announces stored seats with th
 
 import csv
 import io
+from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Count, IntegerField, Max, Min, Q, Sum
+from django.db.models import Case, Count, IntegerField, Max, Min, Q, Subquery, Sum, When
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
-from accounts.models import Profile, Standing
+from accounts import players as table
+from accounts.models import Profile, Rating, SeatAnswer, Standing, TableName, TablePlayer
+from numapp.parsing import same_token
 from scoring import tokens
-from scoring.exceptions import InvalidInput, SeatTaken
+from scoring.exceptions import InvalidInput, PlayerNotFound, SeatTaken
 from scoring.games import GAMES
 from scoring.games.names import NameRefused, clean_name
 from scoring.models import Player, Sheet, deleted_keep
@@ -136,6 +141,14 @@ def profile_update(*, user, display_name: str, public: bool) -> Profile:
     return profile
 
 
+def display_name_check(display_name: str) -> str:
+    """Return the display name as it would be kept ("" when blank); InvalidInput says why it is refused."""
+    try:
+        return clean_name(display_name) if display_name.strip() else ""
+    except NameRefused as exc:
+        raise InvalidInput.one("display_name", exc.code, _name_refused(exc)) from None
+
+
 def _name_refused(exc: NameRefused) -> str:
     """Return why the public name is refused, naming the field."""
     if exc.code == "control":
@@ -147,7 +160,7 @@ def _name_refused(exc: NameRefused) -> str:
 
 
 def sheet_delete(*, sheet: Sheet) -> bool:
-    """Delete a sheet for every reader, restorable for DELETED_SHEET_KEEP; standings follow.
+    """Delete a sheet for every reader, restorable for DELETED_SHEET_KEEP; standings and the table's ratings follow.
 
     The rows stay until the purge (scoring/models.py purge_expired) removes them
     for good once the restore window has passed. Return False if it was deleted already.
@@ -156,11 +169,13 @@ def sheet_delete(*, sheet: Sheet) -> bool:
     with transaction.atomic():
         done = Sheet.objects.filter(pk=sheet.pk, deleted_at__isnull=True).update(deleted_at=timezone.now())
         standings_recount(user_ids=users, game=sheet.game)
+        if done and sheet.finished:
+            ratings_recount(owner_id=sheet.user_id, game=sheet.game)
     return bool(done)
 
 
 def sheet_restore(*, sheet: Sheet) -> bool:
-    """Bring back a sheet its owner deleted, if still in the restore window; standings follow.
+    """Bring back a sheet its owner deleted, if still in the restore window; standings and the table's ratings follow.
 
     Return False when it is no longer restorable (restored already, or past the window).
     """
@@ -168,6 +183,8 @@ def sheet_restore(*, sheet: Sheet) -> bool:
     with transaction.atomic():
         done = Sheet.objects.restorable(sheet.user_id).filter(pk=sheet.pk).update(deleted_at=None)
         standings_recount(user_ids=users, game=sheet.game)
+        if done and sheet.finished:
+            ratings_recount(owner_id=sheet.user_id, game=sheet.game)
     return bool(done)
 
 
@@ -187,10 +204,24 @@ def account_delete(*, user) -> None:
 
 
 def export_rows(user):
-    """Yield one row per seat of every sheet the user owns, for CSV."""
-    yield ["sheet", "game", "created_at", "finished", "rounds", "seat", "player", "total", "winner"]
+    """Yield one row per seat of every sheet the user owns, for CSV, with the player of « Mes joueurs » it is."""
+    yield [
+        "sheet",
+        "game",
+        "created_at",
+        "finished",
+        "rounds",
+        "seat",
+        "player",
+        "total",
+        "winner",
+        "table_player_id",
+        "table_player",
+    ]
+    player_of = _player_of(user.pk)
     for sheet in Sheet.objects.alive().filter(user=user).order_by("created_at").prefetch_related("seats"):
         for seat in sheet.seats.all():
+            pid, shown = player_of.get(seat.name, (None, ""))
             yield [
                 sheet.pk,
                 sheet.game,
@@ -201,20 +232,22 @@ def export_rows(user):
                 seat.name,
                 seat.total,
                 seat.winner,
+                pid or "",
+                shown,
             ]
 
 
 # Columns holding text a person typed; the others are ids, slugs, dates and numbers
 # that must stay as they are to match the sheets (an id may start with "-").
-CSV_USER_TEXT = {"player"}
+CSV_USER_TEXT = {"player", "table_player", "name", "names"}
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def export_csv(user) -> str:
-    """Return the user's seats as CSV, with typed names kept from running as formulas."""
+def export_csv(user, rows=None) -> str:
+    """Return the user's seats (or other `rows`, header first) as CSV, with typed names kept from running as formulas."""
     out = io.StringIO()
     writer = csv.writer(out)
-    rows = export_rows(user)
+    rows = iter(rows) if rows is not None else export_rows(user)
     header = next(rows)
     writer.writerow(header)
     guarded = {i for i, name in enumerate(header) if name in CSV_USER_TEXT}
@@ -230,6 +263,8 @@ def export_csv(user) -> str:
 
 
 def export_json(user) -> list[dict]:
+    """Return every sheet the user owns, with its rounds, and the player of « Mes joueurs » each seat is."""
+    player_of = _player_of(user.pk)
     sheets = Sheet.objects.alive().filter(user=user).order_by("created_at").prefetch_related("seats", "rounds")
     return [
         {
@@ -242,6 +277,7 @@ def export_json(user) -> list[dict]:
             "rounds": [r.data for r in s.rounds.all()],
             "totals": {p.name: p.total for p in s.seats.all()},
             "winners": [p.name for p in s.seats.all() if p.winner],
+            "table_players": {p.name: player_of[p.name][0] for p in s.seats.all() if p.name in player_of},
         }
         for s in sheets
     ]
@@ -326,10 +362,7 @@ def player_stats(user_id: int, lang: str) -> list[dict]:
         )
         if not agg["games"]:
             continue
-        records = {}
-        for rec in mine.values_list("records", flat=True):
-            for k, v in (rec or {}).items():
-                records[k] = max(records.get(k, 0), v) if k == "longest_streak" else records.get(k, 0) + v
+        records = game.record_lines(game.combine_records(mine.values_list("records", flat=True)), lang)
         results = list(mine.order_by("sheet__created_at").values_list("total", flat=True)[:100])
         per_game.append(
             {
@@ -349,8 +382,13 @@ def player_stats(user_id: int, lang: str) -> list[dict]:
     return per_game
 
 
+def board_min_games() -> int:
+    """Return how many games a public player needs before the global leaderboards rank them (LEADERBOARD_MIN_GAMES)."""
+    return settings.LEADERBOARD_MIN_GAMES
+
+
 def public_board(slug: str, *, month: bool) -> list[dict]:
-    """Return the global leaderboard of a game (public standings, all time or this month), ranked by wins then games."""
+    """Return the global leaderboard of a game (public standings with enough games, all time or this month), ranked by wins then games."""
     period = timezone.localtime().strftime("%Y-%m") if month else ALL
     return [
         {
@@ -361,17 +399,20 @@ def public_board(slug: str, *, month: bool) -> list[dict]:
             "user_id": user_id,
             "win_rate": round(100 * wins / games, 1) if games else 0,
         }
-        for name, games, wins, best, user_id in Standing.objects.filter(game=slug, period=period, public=True)
+        for name, games, wins, best, user_id in Standing.objects.filter(
+            game=slug, period=period, public=True, games__gte=board_min_games()
+        )
         .order_by("-wins", "-games", "name")
         .values_list("name", "games", "wins", "best", "user_id")[:BOARD_SIZE]
     ]
 
 
 def table_board(user, slug: str, *, month: bool) -> list[dict]:
-    """Return the players of my tables, by name, ranked by wins then games.
+    """Return « Ma table »: the players of my tables (« Mes joueurs », names merged as the account says), ranked by wins then games.
 
-    The database groups the seats and returns at most one board of rows. A session
-    holds many games: its seat's records count them.
+    The database groups the seats by name; the names are then gathered into their players,
+    with each player's rating in the game. A session holds many games: its seat's records
+    count them. Four queries, whatever the number of games.
     """
     game = GAMES[slug]
     seats = Player.objects.filter(sheet__user=user, sheet__game=slug, sheet__deleted_at__isnull=True)
@@ -391,8 +432,621 @@ def table_board(user, slug: str, *, month: bool) -> list[dict]:
             "wins": Count("id", filter=Q(winner=True)),
             "best": Min("total") if game.wins == "lowest" else Max("total"),
         }
-    rows = list(seats.order_by().values("name").annotate(**counted).order_by("-wins", "-games", "name")[:BOARD_SIZE])
-    for r in rows:
+    player_of = _player_of(user.pk)
+    ratings = _ratings(user.pk, game=slug)
+    lowest = game.wins == "lowest"
+    rows: dict = {}
+    for r in seats.order_by().values("name").annotate(**counted):
+        pid, shown = player_of.get(r["name"], (None, r["name"]))
+        row = rows.setdefault(
+            pid or ("name", r["name"]), {"name": shown, "id": pid, "games": 0, "wins": 0, "best": None}
+        )
+        row["games"] += r["games"]
+        row["wins"] += r["wins"]
+        best = r.get("best")
+        if best is not None and (row["best"] is None or (best < row["best"] if lowest else best > row["best"])):
+            row["best"] = best
+    out = sorted(rows.values(), key=lambda r: (-r["wins"], -r["games"], r["name"].casefold()))[:BOARD_SIZE]
+    for r in out:
         r["win_rate"] = round(100 * r["wins"] / r["games"], 1) if r["games"] else 0
-        r.setdefault("best", None)
-    return rows
+        r["rating"] = ratings.get(r["id"])
+    return out
+
+
+# « Mes joueurs »: the people of the account's tables, recognised by name across its sheets.
+
+
+def accounts_lock(user_ids) -> None:
+    """Hold these accounts' rows (NO KEY UPDATE, in id order, one statement) to the end of the transaction."""
+    ids = sorted({u for u in user_ids if u})
+    list(get_user_model().objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk"))
+
+
+def _lock_owner(user_id: int) -> None:
+    """Hold the account's row (NO KEY UPDATE) to the end of the transaction: its players change one writer at a time."""
+    list(get_user_model().objects.select_for_update(no_key=True).filter(pk=user_id))
+
+
+def _player_of(user_id: int) -> dict:
+    """Return every name of the account's sheets it recognised: {name as typed: (player id, name shown)}."""
+    return {
+        name: (pid, shown)
+        for name, pid, shown in TableName.objects.filter(owner_id=user_id).values_list(
+            "name", "player_id", "player__name"
+        )
+    }
+
+
+def _rating_row(mu: float, sigma: float, games: int) -> dict:
+    return {"mu": round(mu, 2), "sigma": round(sigma, 2), "games": games, "text": table.rating_text(mu, sigma)}
+
+
+def _ratings(user_id: int, *, game: str | None = None, player_id: int | None = None) -> dict:
+    """Return the table's ratings: {player id: rating} for one game, or {(player id, game): rating}."""
+    rows = Rating.objects.filter(player__owner_id=user_id)
+    if game is not None:
+        rows = rows.filter(game=game)
+    if player_id is not None:
+        rows = rows.filter(player_id=player_id)
+    found = rows.values_list("player_id", "game", "mu", "sigma", "games")
+    if game is not None:
+        return {pid: _rating_row(mu, sigma, n) for pid, _g, mu, sigma, n in found}
+    return {(pid, g): _rating_row(mu, sigma, n) for pid, g, mu, sigma, n in found}
+
+
+def players_register(*, user_id: int, sheet_ids) -> None:
+    """Recognise the names of these sheets of the account among its players.
+
+    A name seen before stays with its player; a new spelling joins the player its folded
+    key belongs to (« lea » after « Léa »), or starts a player of its own. Two names of one
+    sheet that fold alike (« Léa » and « Lea » at one table) are two people: the second
+    starts its own player.
+    """
+    seats = list(
+        Player.objects.filter(sheet_id__in=list(sheet_ids), sheet__user_id=user_id)
+        .order_by("sheet_id", "seat")
+        .values_list("sheet_id", "name")
+    )
+    if not seats:
+        return
+    with transaction.atomic():
+        _lock_owner(user_id)
+        known = dict(
+            TableName.objects.filter(owner_id=user_id, name__in={n for _s, n in seats}).values_list("name", "player_id")
+        )
+        by_key: dict = {}
+        for key, pid, shown in (
+            TableName.objects.filter(owner_id=user_id, key__in={table.fold(n) for _s, n in seats})
+            .order_by("player_id")
+            .values_list("key", "player_id", "player__name")
+        ):
+            ids = by_key.setdefault(key, [])
+            if pid not in ids:
+                # The player whose shown name is this key comes first: « Léa » before a split-off « LEA ».
+                ids.insert(0 if table.fold(shown) == key else len(ids), pid)
+        by_sheet: dict = {}
+        for sheet_id, name in seats:
+            by_sheet.setdefault(sheet_id, []).append(name)
+        for names in by_sheet.values():
+            used = {known[n] for n in names if n in known}
+            for name in names:
+                if name in known:
+                    continue
+                key = table.fold(name)
+                pid = next((p for p in by_key.get(key, []) if p not in used), None)
+                if pid is None:
+                    pid = TablePlayer.objects.create(owner_id=user_id, name=name).pk
+                    by_key.setdefault(key, []).append(pid)
+                TableName.objects.create(owner_id=user_id, name=name, key=key, player_id=pid)
+                known[name] = pid
+                used.add(pid)
+
+
+def own_seat_take(*, user_id: int, sheet_ids) -> set:
+    """Give the account its own seat on these sheets of its own: the seat named like its display name.
+
+    Case and accents are ignored (« lea » is Léa's). A sheet where the account holds a
+    seat already, or whose matching seat another account holds, is left as it is. Return
+    the games of the sheets where a seat was taken (their standings are recounted).
+    """
+    profile = Profile.objects.filter(user_id=user_id).first()
+    if profile is None or not profile.display_name:
+        return set()
+    key = table.fold(profile.display_name)
+    sheet_ids = list(sheet_ids)
+    held = set(Player.objects.filter(sheet_id__in=sheet_ids, user_id=user_id).values_list("sheet_id", flat=True))
+    taken_games = set()
+    for pk, sheet_id, name, game in Player.objects.filter(
+        sheet_id__in=sheet_ids, sheet__user_id=user_id, user__isnull=True
+    ).values_list("pk", "sheet_id", "name", "sheet__game"):
+        if sheet_id in held or table.fold(name) != key:
+            continue
+        if Player.objects.filter(pk=pk, user__isnull=True).update(user_id=user_id):
+            held.add(sheet_id)
+            taken_games.add(game)
+    for game in taken_games:
+        standings_recount(user_ids=[user_id], game=game)
+    return taken_games
+
+
+def sheets_entered(*, user_id: int, sheet_ids) -> None:
+    """Sheets entered the account (made logged in, claimed, saved): recognise their players, take its seat, rate them.
+
+    Runs in the transaction that gave the sheets (the `sheets_owned` signal).
+    """
+    sheet_ids = list(sheet_ids)
+    players_register(user_id=user_id, sheet_ids=sheet_ids)
+    own_seat_take(user_id=user_id, sheet_ids=sheet_ids)
+    linked_seats_take(owner_id=user_id, sheet_ids=sheet_ids)
+    finished = set(
+        Sheet.objects.filter(pk__in=sheet_ids, user_id=user_id, finished=True).values_list("game", flat=True)
+    )
+    for game in finished:
+        ratings_recount(owner_id=user_id, game=game)
+
+
+def _sides(engine, options, seats, player_of) -> list:
+    """Return a finished sheet's sides as the ratings count them: [(player ids, place)], each player once."""
+    seen: set = set()
+    sides = []
+    for members, place in engine.ranked_sides(options, seats):
+        ids = [player_of[m] for m in members if m in player_of and player_of[m] not in seen]
+        seen.update(ids)
+        sides.append((ids, place))
+    return sides
+
+
+def _rate_last(owner_id: int, game: str, engine, finished, sheet_id: str) -> bool:
+    """Rate a sheet that just finished onto the kept ratings, if it is the last one played; False otherwise.
+
+    Applying the last game of the history to the ratings the history gave before it is
+    the same computation, in the same order, as replaying the whole history: the numbers
+    are the same, for one OpenSkill update instead of one per game.
+    """
+    keyed = played_at(finished)
+    this = keyed.filter(pk=sheet_id).values_list("played_at", "created_at", "pk", "options").first()
+    if this is None:
+        return False
+    at, made, pk, options = this
+    later = Q(played_at__gt=at) | Q(played_at=at, created_at__gt=made) | Q(played_at=at, created_at=made, pk__gt=pk)
+    if keyed.exclude(pk=pk).filter(later).exists():
+        return False
+    seats = list(Player.objects.filter(sheet_id=pk).values_list("name", "total", "winner"))
+    player_of = dict(
+        TableName.objects.filter(owner_id=owner_id, name__in=[n for n, _t, _w in seats]).values_list(
+            "name", "player_id"
+        )
+    )
+    sides = _sides(engine, options, seats, player_of)
+    ids = [pid for members, _place in sides for pid in members]
+    before = {
+        pid: (mu, sigma, n)
+        for pid, mu, sigma, n in Rating.objects.filter(player_id__in=ids, game=game).values_list(
+            "player_id", "mu", "sigma", "games"
+        )
+    }
+    after = table.replay([sides], start=before)
+    Rating.objects.bulk_create(
+        [Rating(player_id=pid, game=game, mu=mu, sigma=sigma, games=n) for pid, (mu, sigma, n) in after.items()],
+        update_conflicts=True,
+        unique_fields=["player", "game"],
+        update_fields=["mu", "sigma", "games"],
+    )
+    return True
+
+
+def ratings_recount(*, owner_id: int, game: str, finished_sheet: str = "") -> None:
+    """Recompute the table's ratings in `game` from the account's finished sheets, in the order they were played.
+
+    Exact by construction: the same games in the same order give the same ratings
+    whatever was deleted, restored or merged before. A game's order is when it was
+    played (its last round), then when it was made. Six queries and one OpenSkill update
+    per game: docs/performance.md measures it. `finished_sheet`: a sheet that has just
+    finished and was never counted; when it is the last one played (the usual case), it
+    is rated onto the kept ratings instead, with the same result (`_rate_last`).
+    """
+    engine = GAMES.get(game)
+    if engine is None or not engine.rated or not owner_id:
+        return
+    with transaction.atomic():
+        _lock_owner(owner_id)
+        finished = Sheet.objects.filter(user_id=owner_id, game=game, finished=True, deleted_at__isnull=True)
+        if finished_sheet and _rate_last(owner_id, game, engine, finished, finished_sheet):
+            return
+        order = list(played_at(finished).order_by("played_at", "created_at", "pk").values_list("pk", "options"))
+        by_sheet: dict = {}
+        for sheet_id, name, total, winner in Player.objects.filter(sheet__in=finished).values_list(
+            "sheet_id", "name", "total", "winner"
+        ):
+            by_sheet.setdefault(sheet_id, []).append((name, total, winner))
+        player_of = dict(TableName.objects.filter(owner_id=owner_id).values_list("name", "player_id"))
+        history = [_sides(engine, options, by_sheet.get(sheet_id, []), player_of) for sheet_id, options in order]
+        result = table.replay(history)
+        Rating.objects.filter(player__owner_id=owner_id, game=game).delete()
+        Rating.objects.bulk_create(
+            Rating(player_id=pid, game=game, mu=mu, sigma=sigma, games=n) for pid, (mu, sigma, n) in result.items()
+        )
+
+
+def _rated_games(player_ids) -> set:
+    return set(Rating.objects.filter(player_id__in=list(player_ids)).values_list("game", flat=True))
+
+
+def table_players(user) -> list[dict]:
+    """Return « Mes joueurs »: each player with its names, games and wins (every game, and per game) and its ratings.
+
+    Four queries whatever the number of games: the players, their names, the seats
+    grouped by name and game in the database, the ratings.
+    """
+    players = {
+        pid: {"id": pid, "name": name, "names": [], "games": 0, "wins": 0, "per_game": {}, "linked": linked is not None}
+        for pid, name, linked in TablePlayer.objects.filter(owner=user).values_list("pk", "name", "linked_user_id")
+    }
+    player_of = {}
+    for name, pid in TableName.objects.filter(owner=user).order_by("name").values_list("name", "player_id"):
+        if pid in players:
+            players[pid]["names"].append(name)
+            player_of[name] = pid
+    sessions = [slug for slug, g in GAMES.items() if g.session]
+    in_session = Q(sheet__game__in=sessions)
+    seats = (
+        Player.objects.filter(sheet__user=user, sheet__deleted_at__isnull=True)
+        .filter(Q(sheet__finished=True) | Q(sheet__game__in=sessions))
+        .order_by()
+        .values("name", "sheet__game")
+        .annotate(
+            seats=Count("id"),
+            won=Count("id", filter=Q(winner=True)),
+            # A session's records count its games: read only on a session's seats.
+            session_games=Coalesce(Sum(Case(When(in_session, then=Cast(KT("records__games"), IntegerField())))), 0),
+            session_wins=Coalesce(Sum(Case(When(in_session, then=Cast(KT("records__wins"), IntegerField())))), 0),
+        )
+    )
+    for row in seats:
+        pid, slug = player_of.get(row["name"]), row["sheet__game"]
+        if pid is None or slug not in GAMES:
+            continue
+        session = GAMES[slug].session
+        games = row["session_games"] if session else row["seats"]
+        wins = row["session_wins"] if session else row["won"]
+        per = players[pid]["per_game"].setdefault(slug, {"games": 0, "wins": 0, "rating": None})
+        per["games"] += games
+        per["wins"] += wins
+        players[pid]["games"] += games
+        players[pid]["wins"] += wins
+    for (pid, slug), rating in _ratings(user.pk).items():
+        if pid in players:
+            players[pid]["per_game"].setdefault(slug, {"games": 0, "wins": 0, "rating": None})["rating"] = rating
+    out = sorted(players.values(), key=lambda p: (-p["games"], p["name"].casefold(), p["id"]))
+    for p in out:
+        # In catalogue order, each with the game's slug.
+        p["per_game"] = [{"slug": slug, **p["per_game"][slug]} for slug in GAMES if slug in p["per_game"]]
+    return out
+
+
+def table_player_names(user) -> list[str]:
+    """Return the names of « Mes joueurs », for a new sheet's name fields to offer (one query)."""
+    if not user.is_authenticated:
+        return []
+    return sorted(set(TablePlayer.objects.filter(owner=user).values_list("name", flat=True)), key=str.casefold)
+
+
+def table_player(user, player_id: int, lang: str) -> dict:
+    """Return one of « Mes joueurs » with every figure of its page; PlayerNotFound if it is not the account's.
+
+    Per game: games, wins, average, best, the engine's records, results in the order
+    played, the rating; head to head against every other player met. Six queries
+    whatever the number of games: the player, the account's names, the sheets the player
+    sat at (with when each was played), every seat of them, the player's own seats'
+    records, the ratings.
+    """
+    player = (
+        TablePlayer.objects.filter(owner=user, pk=player_id)
+        .values("pk", "name", "linked_user_id", "linked_user__profile__display_name", "link_epoch", "link_made_at")
+        .first()
+    )
+    if player is None:
+        raise PlayerNotFound()
+    names = list(TableName.objects.filter(owner=user).values_list("name", "player_id", "player__name"))
+    player_of = {name: pid for name, pid, _shown in names}
+    shown = {pid: name for _n, pid, name in names}
+    spellings = sorted(name for name, pid, _shown in names if pid == player_id)
+    sessions = [slug for slug, g in GAMES.items() if g.session]
+    sat = Player.objects.filter(sheet__user=user, sheet__deleted_at__isnull=True, name__in=spellings).filter(
+        Q(sheet__finished=True) | Q(sheet__game__in=sessions)
+    )
+    their_sheets = Subquery(sat.values("sheet_id"))
+    sheets = [
+        table.Sheet(*row)
+        for row in played_at(Sheet.objects.filter(pk__in=their_sheets))
+        .order_by("played_at", "created_at", "pk")
+        .values_list("pk", "game", "options", "finished", "played_at")
+    ]
+    seats: dict = {}
+    for sheet_id, name, total, winner in Player.objects.filter(sheet_id__in=their_sheets).values_list(
+        "sheet_id", "name", "total", "winner"
+    ):
+        seats.setdefault(sheet_id, []).append((name, total, winner))
+    records = dict(sat.values_list("sheet_id", "records"))
+    figures = table.player_figures(player_id, sheets, seats, records, player_of, shown, GAMES, lang)
+    ratings = _ratings(user.pk, player_id=player_id)
+    for row in figures["per_game"]:
+        row["rating"] = ratings.get((player_id, row["slug"]))
+    link = {
+        "linked": player["linked_user_id"] is not None,
+        "linked_name": player["linked_user__profile__display_name"] or "",
+        "token": player_link_token(player_id, player["link_epoch"]) if _link_live(player["link_made_at"]) else "",
+    }
+    return {"id": player_id, "name": player["name"], "names": spellings, "link": link, **figures}
+
+
+def _refused(path: str, code: str, message: str) -> InvalidInput:
+    return InvalidInput.one(path, code, message)
+
+
+def players_merge(*, user, into: int, other: int) -> None:
+    """Make two of « Mes joueurs » one: `other`'s names go to `into`, its figures and ratings follow.
+
+    Two players who sat at the same sheet are two people: refused, nothing changed.
+    """
+    if into == other:
+        raise _refused("other", "same_player", _("Choose two different players to merge."))
+    with transaction.atomic():
+        _lock_owner(user.pk)
+        if TablePlayer.objects.filter(owner=user, pk__in=[into, other]).count() != 2:
+            raise PlayerNotFound()
+        names_into = TableName.objects.filter(owner=user, player_id=into).values("name")
+        names_other = TableName.objects.filter(owner=user, player_id=other).values("name")
+        mine = Player.objects.filter(sheet__user=user, name__in=names_into).values("sheet_id")
+        if Player.objects.filter(sheet__user=user, name__in=names_other, sheet_id__in=mine).exists():
+            raise _refused("other", "played_together", _("These two played in the same game: they are two people."))
+        links = dict(TablePlayer.objects.filter(pk__in=[into, other]).values_list("pk", "linked_user_id"))
+        if links[into] and links[other] and links[into] != links[other]:
+            raise _refused("other", "linked_apart", _("These two are linked to two different accounts."))
+        games = _rated_games([into, other])
+        TableName.objects.filter(owner=user, player_id=other).update(player_id=into)
+        TablePlayer.objects.filter(owner=user, pk=other).delete()
+        if links[other] and not links[into]:
+            TablePlayer.objects.filter(pk=into).update(linked_user_id=links[other])
+        linked_seats_take(owner_id=user.pk, player_ids=[into])
+        for game in games:
+            ratings_recount(owner_id=user.pk, game=game)
+
+
+def players_split(*, user, player_id: int, name: str) -> int:
+    """Give one name of a player a player of its own (« LEA » is not Léa); return the new player's id.
+
+    The new player is shown by that name; the figures and ratings of both follow.
+    """
+    with transaction.atomic():
+        _lock_owner(user.pk)
+        names = list(TableName.objects.filter(owner=user, player_id=player_id))
+        target = next((n for n in names if n.name == name), None)
+        if target is None:
+            raise PlayerNotFound()
+        if len(names) < 2:
+            raise _refused("name", "only_name", _("This is the player's only name: there is nothing to split."))
+        games = _rated_games([player_id])
+        new = TablePlayer.objects.create(owner=user, name=name)
+        target.player = new
+        target.save(update_fields=["player"])
+        linked = TablePlayer.objects.filter(pk=player_id).values_list("linked_user_id", flat=True).first()
+        if linked:
+            _linked_seats_free(owner_id=user.pk, user_id=linked, names=[name])
+        for game in games:
+            ratings_recount(owner_id=user.pk, game=game)
+    return new.pk
+
+
+def players_rename(*, user, player_id: int, name: str) -> None:
+    """Show a player by another name on the account's pages (the sheets keep the names they were typed with)."""
+    try:
+        cleaned = clean_name(name)
+    except NameRefused as exc:
+        if exc.code == "control":
+            message = _("Name “%(name)s”: it holds an invisible or control character (%(char)s); remove it.") % {
+                "name": exc.params["name"],
+                "char": exc.params["char"],
+            }
+        elif exc.code == "long":
+            message = _("A name is at most 40 characters.")
+        else:
+            message = _("Type a name.")
+        raise _refused("name", exc.code, message) from None
+    if not TablePlayer.objects.filter(owner=user, pk=player_id).update(name=cleaned):
+        raise PlayerNotFound()
+
+
+def seat_question(user, sheet, columns) -> bool:
+    """Tell whether a sheet's page asks its owner « Qui êtes-vous ? ».
+
+    Once, on a finished sheet of theirs where they hold no seat, until they answer with
+    a name or with « aucun » (a game they only kept score of). `columns` are the page's
+    seats, with the account holding each.
+    """
+    if not user.is_authenticated or sheet.user_id != user.pk or not sheet.finished:
+        return False
+    if any(c.get("user_id") == user.pk for c in columns):
+        return False
+    return not SeatAnswer.objects.filter(user=user, sheet_id=sheet.pk).exists()
+
+
+def seat_none(*, user, sheet) -> None:
+    """Record that the owner sat at none of the seats of their sheet: never asked again, no seat counted."""
+    SeatAnswer.objects.get_or_create(user=user, sheet_id=sheet.pk)
+
+
+def players_export(user) -> list[dict]:
+    """Return « Mes joueurs » for the export: each player with its names, games, wins and ratings per game."""
+    return table_players(user)
+
+
+def players_export_rows(user):
+    """Yield « Mes joueurs » as CSV rows: one per player and game, with the rating."""
+    yield ["player_id", "name", "names", "game", "games", "wins", "mu", "sigma", "rated_games"]
+    for p in table_players(user):
+        for g in p["per_game"]:
+            rating = g["rating"] or {}
+            yield [
+                p["id"],
+                p["name"],
+                " | ".join(p["names"]),
+                g["slug"],
+                g["games"],
+                g["wins"],
+                rating.get("mu", ""),
+                rating.get("sigma", ""),
+                rating.get("games", ""),
+            ]
+
+
+def players_rebuild() -> int:
+    """Recognise the names of every owned sheet and recompute every account's ratings; return how many accounts.
+
+    For sheets kept before « Mes joueurs » existed (the migration recognises their names;
+    this also rates them). Each account in its own transaction.
+    """
+    owners = Sheet.objects.filter(user__isnull=False).order_by().values_list("user_id", flat=True).distinct()
+    count = 0
+    for owner_id in list(owners):
+        with transaction.atomic():
+            sheets = Sheet.objects.alive().filter(user_id=owner_id)
+            players_register(user_id=owner_id, sheet_ids=sheets.values_list("pk", flat=True))
+            for game in set(sheets.filter(finished=True).values_list("game", flat=True)):
+                ratings_recount(owner_id=owner_id, game=game)
+        count += 1
+    return count
+
+
+# A link to a player: the person of « Mes joueurs » who has an account counts their games there.
+
+PLAYER_LINK_KEEP = timedelta(days=30)
+
+
+def player_link_token(player_id: int, epoch: int) -> str:
+    """Return the token of a player's link (derived from the secret key and the link's generation)."""
+    return salted_hmac("accounts.player-link", f"{player_id}:{epoch}").hexdigest()[:32]
+
+
+def _link_live(made_at, now=None) -> bool:
+    return made_at is not None and (now or timezone.now()) - made_at < PLAYER_LINK_KEEP
+
+
+def player_link_make(*, user, player_id: int) -> str:
+    """Make a new link for one of « Mes joueurs » (the previous one ends); return its token.
+
+    Whoever opens it, logged in, may accept: the player's seats on the account's sheets
+    then count in their own stats. The link works once, for 30 days.
+    """
+    with transaction.atomic():
+        player = TablePlayer.objects.select_for_update().filter(owner=user, pk=player_id).first()
+        if player is None:
+            raise PlayerNotFound()
+        player.link_epoch += 1
+        player.link_made_at = timezone.now()
+        player.save(update_fields=["link_epoch", "link_made_at"])
+    return player_link_token(player.pk, player.link_epoch)
+
+
+def player_to_link(player_id: int, token) -> dict | None:
+    """Return what a player's link shows ({"player", "name", "table"}) while it works, else None.
+
+    `table` is the name the owner plays under, if they chose one ("" otherwise): the
+    person is told whose table it is, nothing of its other players.
+    """
+    player = (
+        TablePlayer.objects.filter(pk=player_id)
+        .values(
+            "pk", "name", "owner_id", "owner__profile__display_name", "link_epoch", "link_made_at", "linked_user_id"
+        )
+        .first()
+    )
+    if player is None or player["linked_user_id"] is not None or not _link_live(player["link_made_at"]):
+        return None
+    if not same_token(player_link_token(player["pk"], player["link_epoch"]), token):
+        return None
+    return {"player": player["pk"], "name": player["name"], "table": player["owner__profile__display_name"] or ""}
+
+
+def player_link_accept(*, player_id: int, token, user) -> int:
+    """Link the player to `user`, who opened its link; return how many games now count in their stats.
+
+    Checked again under the player's lock: a link works once. Their seats on the owner's
+    sheets (those no account holds, on sheets where `user` holds none) become theirs, and
+    so do the seats of the sheets to come. The sheets stay the owner's.
+    """
+    with transaction.atomic():
+        player = TablePlayer.objects.select_for_update().filter(pk=player_id).first()
+        if player is None or player_to_link(player_id, token) is None:
+            raise PlayerNotFound()
+        if player.owner_id == user.pk:
+            raise _refused("player", "own_table", _("This is a player of your own table: send the link to them."))
+        player.linked_user = user
+        player.link_epoch += 1  # the link is used up
+        player.link_made_at = None
+        player.save(update_fields=["linked_user", "link_epoch", "link_made_at"])
+        return linked_seats_take(owner_id=player.owner_id, player_ids=[player.pk])
+
+
+def player_unlink(*, user, player_id: int) -> None:
+    """End the link of one of « Mes joueurs »: their seats on the account's sheets leave the other account's stats."""
+    with transaction.atomic():
+        player = TablePlayer.objects.select_for_update().filter(owner=user, pk=player_id).first()
+        if player is None:
+            raise PlayerNotFound()
+        if player.linked_user_id is None:
+            return
+        names = list(player.names.values_list("name", flat=True))
+        _linked_seats_free(owner_id=user.pk, user_id=player.linked_user_id, names=names)
+        player.linked_user = None
+        player.save(update_fields=["linked_user"])
+
+
+def linked_seats_take(*, owner_id: int, sheet_ids=None, player_ids=None) -> int:
+    """Give the accounts linked to « Mes joueurs » their seats on the owner's sheets; return how many seats.
+
+    A seat another account holds, or on a sheet where the linked account holds one
+    already, stays as it is. Their standings follow.
+    """
+    linked = TablePlayer.objects.filter(owner_id=owner_id, linked_user__isnull=False)
+    if player_ids is not None:
+        linked = linked.filter(pk__in=list(player_ids))
+    user_of = dict(linked.values_list("pk", "linked_user_id"))
+    if not user_of:
+        return 0
+    name_user = {
+        name: user_of[pid]
+        for name, pid in TableName.objects.filter(owner_id=owner_id, player_id__in=list(user_of)).values_list(
+            "name", "player_id"
+        )
+    }
+    seats = Player.objects.filter(sheet__user_id=owner_id, name__in=list(name_user))
+    if sheet_ids is not None:
+        seats = seats.filter(sheet_id__in=list(sheet_ids))
+    sheets = seats.values("sheet_id")
+    held = set(
+        Player.objects.filter(sheet_id__in=sheets, user_id__in=set(user_of.values())).values_list("sheet_id", "user_id")
+    )
+    taken, games = 0, {}
+    for pk, sheet_id, name, game in seats.filter(user__isnull=True).values_list(
+        "pk", "sheet_id", "name", "sheet__game"
+    ):
+        uid = name_user[name]
+        if (sheet_id, uid) in held:
+            continue
+        if Player.objects.filter(pk=pk, user__isnull=True).update(user_id=uid):
+            held.add((sheet_id, uid))
+            games.setdefault(game, set()).add(uid)
+            taken += 1
+    for game, uids in games.items():
+        standings_recount(user_ids=uids, game=game)
+    return taken
+
+
+def _linked_seats_free(*, owner_id: int, user_id: int, names) -> None:
+    """Free the seats of these names on the owner's sheets that the linked account holds; its standings follow."""
+    seats = Player.objects.filter(sheet__user_id=owner_id, name__in=list(names), user_id=user_id)
+    games = set(seats.values_list("sheet__game", flat=True))
+    seats.update(user=None)
+    for game in games:
+        standings_recount(user_ids=[user_id], game=game)

@@ -17,11 +17,12 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services
+from accounts.charts import results_svg
 from numapp.i18n import request_lang
 from numapp.parsing import parse_int
 from scoring import services as scoring
 from scoring.access import EDITOR, get_sheet, owner_key
-from scoring.exceptions import SeatTaken, ServiceError
+from scoring.exceptions import PlayerNotFound, SeatTaken, ServiceError
 from scoring.games import GAMES
 
 
@@ -135,7 +136,12 @@ def account_delete(request):
 @login_required
 @require_POST
 def seat_me(request, sheet_id):
+    """The owner says which seat is theirs (« C'est moi », « Qui êtes-vous ? »), or « aucun »: a game they only kept score of."""
     sheet = _owned(request, sheet_id)
+    if request.POST.get("seat") == "none":
+        services.seat_none(user=request.user, sheet=sheet)
+        messages.success(request, _("Noted: you kept score of this game without playing."))
+        return redirect("sheet", sheet.pk)
     seat = parse_int(request.POST.get("seat", ""))
     if seat is None or seat >= len(sheet.players):
         raise Http404
@@ -284,6 +290,9 @@ def leaderboard(request, slug):
             row["url"] = f"{player_base}{row.pop('user_id')}/"
     elif request.user.is_authenticated:
         rows = services.table_board(request.user, slug, month=period == "month")
+        player_base = reverse("table-player", args=[0])[: -len("0/")]
+        for row in rows:
+            row["url"] = f"{player_base}{row['id']}/" if row["id"] else ""
     lang = request_lang()
     context = {
         "game": {"slug": slug, "name": game.name[lang]},
@@ -292,5 +301,158 @@ def leaderboard(request, slug):
         "period": period,
         "games": [(s, g.name[lang]) for s, g in GAMES.items()],
         "login_url": reverse("account_login"),
+        "min_games": services.board_min_games(),
+        "rated": game.rated,
     }
     return render(request, "accounts/leaderboard.html", context)
+
+
+CHART_GAMES = 100  # the games a player's chart shows, the latest
+
+
+@login_required
+def players(request):
+    """« Mes joueurs »: the people of the account's tables, with merge, split and rename."""
+    lang = request_lang()
+    return render(
+        request,
+        "accounts/players.html",
+        {
+            "players": services.table_players(request.user),
+            "game_names": {slug: g.name[lang] for slug, g in GAMES.items()},
+        },
+    )
+
+
+@login_required
+def table_player(request, player_id):
+    """One of « Mes joueurs »: games and wins per game, records, results over time, ratings, head to head."""
+    lang = request_lang()
+    try:
+        player = services.table_player(request.user, player_id, lang)
+    except PlayerNotFound:
+        raise Http404 from None
+    token = player["link"]["token"]
+    player["link"]["url"] = (
+        request.build_absolute_uri(reverse("player-link", args=[player["id"], token])) if token else ""
+    )
+    for row in player["per_game"]:
+        title = _("%(name)s at %(game)s: results, oldest first") % {"name": player["name"], "game": row["name"]}
+        # The last games only: a phone's width shows no more dots than that.
+        row["chart"] = results_svg(row.pop("results")[-CHART_GAMES:], title=title)
+    return render(request, "accounts/table_player.html", {"player": player})
+
+
+def _players_answer(request, action, done: str):
+    """Run one change of « Mes joueurs » and say how it went on the list."""
+    try:
+        action()
+    except PlayerNotFound:
+        raise Http404 from None
+    except ServiceError as exc:
+        messages.add_message(request, exc.page_level, exc.page_message())
+    else:
+        messages.success(request, done)
+    return redirect("players")
+
+
+@login_required
+@require_POST
+def player_merge(request, player_id):
+    other = parse_int(request.POST.get("other", ""))
+    if other is None:
+        raise Http404
+    return _players_answer(
+        request,
+        lambda: services.players_merge(user=request.user, into=player_id, other=other),
+        _("Players merged: their games are one player's now."),
+    )
+
+
+@login_required
+@require_POST
+def player_split(request, player_id):
+    name = request.POST.get("name", "")
+    return _players_answer(
+        request,
+        lambda: services.players_split(user=request.user, player_id=player_id, name=name),
+        _("“%(name)s” is a player of its own now.") % {"name": name},
+    )
+
+
+@login_required
+@require_POST
+def player_rename(request, player_id):
+    return _players_answer(
+        request,
+        lambda: services.players_rename(user=request.user, player_id=player_id, name=request.POST.get("name", "")),
+        _("Player renamed."),
+    )
+
+
+@login_required
+def players_export(request, fmt):
+    """« Mes joueurs » with their games, wins and ratings per game, as CSV or JSON."""
+    stamp = timezone.now().strftime("%Y%m%d")
+    if fmt == "csv":
+        body = services.export_csv(request.user, services.players_export_rows(request.user))
+        response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    else:
+        body = json.dumps(services.players_export(request.user), ensure_ascii=False, indent=1)
+        response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="num-scores-players-{stamp}.{fmt}"'
+    return response
+
+
+@login_required
+@require_POST
+def player_link_make(request, player_id):
+    """Make a new link for one of « Mes joueurs »: the person opens it and counts their games in their own stats."""
+    try:
+        services.player_link_make(user=request.user, player_id=player_id)
+    except PlayerNotFound:
+        raise Http404 from None
+    return redirect(f"{reverse('table-player', args=[player_id])}#link")
+
+
+@login_required
+@require_POST
+def player_unlink(request, player_id):
+    try:
+        services.player_unlink(user=request.user, player_id=player_id)
+    except PlayerNotFound:
+        raise Http404 from None
+    messages.success(request, _("Link ended: these games no longer count in the other account's stats."))
+    return redirect("table-player", player_id)
+
+
+@require_http_methods(["GET", "POST"])
+def player_link(request, player_id, token):
+    """A player's link: the person says « C'est moi » and the games of that player count in their stats."""
+    shown = services.player_to_link(player_id, token)
+    if shown is None:
+        raise Http404
+    context = {**shown, "login_url": "", "signup_url": ""}
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        back = urlencode({"next": request.path}, safe="/")
+        context["login_url"] = f"{reverse('account_login')}?{back}"
+        context["signup_url"] = f"{reverse('account_signup')}?{back}"
+        return render(request, "accounts/player_link.html", context)
+    if request.method == "POST":
+        try:
+            counted = services.player_link_accept(player_id=player_id, token=token, user=request.user)
+        except PlayerNotFound:
+            raise Http404 from None
+        except ServiceError as exc:
+            messages.add_message(request, exc.page_level, exc.page_message())
+            return render(request, "accounts/player_link.html", context)
+        message = ngettext(
+            "Linked: %(count)d game now counts in your stats.",
+            "Linked: %(count)d games now count in your stats.",
+            counted,
+        )
+        messages.success(request, message % {"count": counted})
+        return redirect("player", request.user.pk)
+    return render(request, "accounts/player_link.html", context)

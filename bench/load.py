@@ -433,6 +433,8 @@ def bench_env(tmp: pathlib.Path) -> dict:
         "THROTTLE_SCORE": rate,
         "THROTTLE_SHEET_CREATE": rate,
         "THROTTLE_ROUND_WRITE": rate,
+        # The seeded leaderboard's players have a few games each: all ranked, a board of 50 rows as before.
+        "LEADERBOARD_MIN_GAMES": "1",
         "LOG_LEVEL": "WARNING",
         "PYTHONDONTWRITEBYTECODE": "1",
     }

@@ -244,6 +244,8 @@ LIVE_MAX_STREAMS = env_int("LIVE_MAX_STREAMS", 5000, minimum=1)
 ANONYMOUS_SHEET_TTL = timedelta(hours=env_int("ANONYMOUS_SHEET_TTL_HOURS", 48, minimum=1))
 PURGE_INTERVAL_SECONDS = env_int("PURGE_INTERVAL_SECONDS", 15 * 60, minimum=1)
 PURGE_BATCH_SIZE = env_int("PURGE_BATCH_SIZE", 5000, minimum=1)
+# The global leaderboards rank a player who chose a public name once they have played this many games.
+LEADERBOARD_MIN_GAMES = env_int("LEADERBOARD_MIN_GAMES", 3, minimum=1)
 PURGE_PAUSE_MS = env_int("PURGE_PAUSE_MS", 0)
 
 # Celery: Redis when REDIS_URL is set, else kombu's filesystem transport under var/,

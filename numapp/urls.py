@@ -3,6 +3,7 @@ from django.urls import include, path
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
+from accounts import api as accounts_api
 from accounts import views as accounts_views
 from numapp import (
     converters,  # noqa: F401 (registers <sheet:…>, <token:…>, <num:…>)
@@ -34,6 +35,8 @@ urlpatterns = [
     path("i18n/setlang/", require_POST(set_language), name="set_language"),  # Django's own, POST only
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
+    path("api/v1/players/", accounts_api.PlayerListView.as_view(), name="api-players"),
+    path("api/v1/players/<num:player_id>/", accounts_api.PlayerDetailView.as_view(), name="api-player"),
     path("api/v1/", include("scoring.api.urls")),
     path("admin/", admin.site.urls),
     path("sheets/<sheet:sheet_id>/restore/", views.round_restore, name="round-restore"),

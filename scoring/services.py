@@ -32,7 +32,7 @@ from scoring.exceptions import (
 from scoring.games import GAMES, names
 from scoring.games.base import ScoringError
 from scoring.models import IdempotentRequest, Player, Round, Sheet, anonymous_keep
-from scoring.signals import seats_scored
+from scoring.signals import seats_scored, sheets_owned
 
 MAX_ROUNDS_PER_SHEET = 60  # rounds a stored sheet holds (docs/security.md, "oversized or hostile input")
 
@@ -159,6 +159,8 @@ def sheet_create(*, game: str, players, options, owner_key: str = "", user=None,
             expires_at=None if user else now + anonymous_keep(),
         )
         Player.objects.bulk_create(Player(sheet=sheet, seat=i, name=name) for i, name in enumerate(players))
+        if user:
+            sheets_owned.send(sender=Sheet, user_id=user.pk, sheet_ids=[sheet.pk])
     return Created(sheet=sheet, edit_token=token)
 
 
@@ -198,6 +200,7 @@ def _changed(sheet: Sheet) -> list[str]:
 
 def _store(sheet: Sheet, result: dict) -> None:
     """Save the sheet's derived fields and each seat's total from the engine's result."""
+    was_finished = sheet.finished
     sheet.finished = result["finished"]
     sheet.round_count = len(result["rounds"])
     sheet.save(update_fields=[*_changed(sheet), "finished", "round_count", "draft"])
@@ -219,8 +222,16 @@ def _store(sheet: Sheet, result: dict) -> None:
             changed.append(seat)
     Player.objects.bulk_update(changed, ["total", "winner", "records"])
     linked = {seat.user_id for seat in seats if seat.user_id}
-    if sheet.user_id and linked:
-        seats_scored.send(sender=Sheet, game=sheet.game, user_ids=linked)
+    if sheet.user_id:
+        seats_scored.send(
+            sender=Sheet,
+            game=sheet.game,
+            user_ids=linked,
+            owner_id=sheet.user_id,
+            sheet_id=sheet.pk,
+            finished=sheet.finished,
+            was_finished=was_finished,
+        )
 
 
 def _rescore(sheet: Sheet, datas: list[dict], lang: str, index: int) -> dict:
@@ -567,14 +578,18 @@ def _give(sheets, user) -> int:
     Their streams check again who may listen: an edit link's right ends here too.
     """
     ids = list(sheets.values_list("pk", flat=True))
-    given = sheets.filter(pk__in=ids).update(
-        user=user,
-        expires_at=None,
-        owner_key="",
-        edit_token_hash="",
-        updated_at=timezone.now(),
-        version=F("version") + 1,
-    )
+    with transaction.atomic():
+        given = sheets.filter(pk__in=ids).update(
+            user=user,
+            expires_at=None,
+            owner_key="",
+            edit_token_hash="",
+            updated_at=timezone.now(),
+            version=F("version") + 1,
+        )
+        if given:
+            mine = list(Sheet.objects.filter(pk__in=ids, user=user).values_list("pk", flat=True))
+            sheets_owned.send(sender=Sheet, user_id=user.pk, sheet_ids=mine)
     # After the write: outside a transaction, an announcement leaves at once.
     for sheet_id in ids:
         live.announce_recheck(sheet_id)

@@ -455,6 +455,74 @@ class Game:
             return (records or {}).get("games", 0), (records or {}).get("wins", 0)
         return 1, int(winner)
 
+    # The records of ``seat_records`` the stats show, in order: {"key", "label": {"fr", "en"},
+    # "combine": "sum" (added over games) or "max" (the best game), "of": the key it is out of, if any}.
+    records_shown: ClassVar[tuple] = ()
+
+    def combine_records(self, records) -> dict:
+        """Return one player's records over many seats: each key summed, or its best kept (``records_shown``)."""
+        best = {r["key"] for r in self.records_shown if r.get("combine") == "max"}
+        out = {}
+        for rec in records:
+            for key, value in (rec or {}).items():
+                if not is_int(value):
+                    continue
+                if key in best:
+                    out[key] = max(out.get(key, value), value)
+                else:
+                    out[key] = out.get(key, 0) + value
+        return out
+
+    def record_lines(self, records, lang="fr") -> list:
+        """Return the records the stats show, in ``lang``: [{"key", "label", "value", "of"}] (a record never held is left out)."""
+        lines = []
+        for shown_record in self.records_shown:
+            key = shown_record["key"]
+            if key not in (records or {}):
+                continue
+            of = shown_record.get("of")
+            lines.append(
+                {"key": key, "label": pick(shown_record["label"], lang), "value": records[key], "of": records.get(of)}
+            )
+        return lines
+
+    # Whether a finished sheet of this game ranks its seats for the table's ratings (a session never finishes).
+    @property
+    def rated(self) -> bool:
+        return not self.session and self.wins in ("highest", "lowest")
+
+    def ranked_sides(self, options, seats) -> list:
+        """Return the sides of a finished game with their places: [(members, place)], 1 first, ties sharing a place.
+
+        ``seats`` is [(name, total, winner)] as the sheet keeps them. The sides are the teams
+        when the game is played in teams (a team's members share its place), else the players.
+        The winners come first (a tie-break may have decided among equal totals); the others
+        follow by their side's total, best first, equal totals sharing a place. A team's total
+        is its members' totals added: exact for the winners and for two teams, the order of the
+        losing teams beyond two as near as the seats tell it. Empty for a game that is not rated.
+        """
+        if not self.rated:
+            return []
+        teams = (options or {}).get("teams") if isinstance(options, dict) else None
+        by_name = {name: (total, winner) for name, total, winner in seats}
+        if teams:
+            sides = [[m for m in members if m in by_name] for members in teams.values()]
+            sides = [side for side in sides if side]
+        else:
+            sides = [[name] for name in by_name]
+        sign = -1 if self.wins == "highest" else 1
+
+        def key(side):
+            won = any(by_name[m][1] for m in side)
+            return (0, 0) if won else (1, sign * sum(by_name[m][0] for m in side))
+
+        keys = [key(side) for side in sides]
+        return [(side, 1 + sum(1 for other in keys if other < side_key)) for side, side_key in zip(sides, keys)]
+
+    def seat_ranks(self, options, seats) -> dict:
+        """Return each seat's place at the end of a finished game ({name: place}, see ``ranked_sides``)."""
+        return {member: place for side, place in self.ranked_sides(options, seats) for member in side}
+
     def session_rates(self, sheets, lang="fr"):
         """Return a session game's win rates per table, from one player's seats' (players, options, records).
 

@@ -157,11 +157,25 @@ class Coop(Game):
         """Return the session's summary: each player's wins (Adversaire), else the table's win rate."""
         return "scoring/summary/wins.html" if options.get("mode") == "adversaire" else "scoring/summary/rate.html"
 
+    records_shown: ClassVar[tuple] = (
+        {
+            "key": "best",
+            "label": {"fr": "Meilleure ascension (cartes posées)", "en": "Best climb (cards placed)"},
+            "combine": "max",
+        },
+    )
+
     def seat_records(self, result, name):
-        """Return the session's games and the ones won: the table's (Coopératif) or the seat's (Adversaire)."""
+        """Return the session's games and the ones won: the table's (Coopératif) or the seat's (Adversaire).
+
+        In Coopératif, ``best`` is the table's best climb of the session: the most cards it placed in one game.
+        """
         summary = result.get("summary") or {}
         wins = summary.get("wins", 0)
-        return {"games": summary.get("games", 0), "wins": wins.get(name, 0) if isinstance(wins, dict) else wins}
+        records = {"games": summary.get("games", 0), "wins": wins.get(name, 0) if isinstance(wins, dict) else wins}
+        if summary.get("best") is not None:
+            records["best"] = summary["best"]
+        return records
 
     def session_rates(self, sheets, lang="fr"):
         """Return the table's win rate per player count and options (Coopératif), beside the rule book's."""

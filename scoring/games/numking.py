@@ -412,6 +412,15 @@ class NumKing(Game):
             if opts["start"] is not None and opts["start"] > top:
                 problems.add("options.start", "out_of_range", value=opts["start"], min=1, max=top)
 
+    records_shown: ClassVar[tuple] = (
+        {
+            "key": "longest_streak",
+            "label": {"fr": "Plus longue série d'annonces exactes", "en": "Longest exact streak"},
+            "combine": "max",
+        },
+        {"key": "exact_bids", "label": {"fr": "Annonces exactes", "en": "Exact bids"}, "combine": "sum", "of": "bids"},
+    )
+
     def seat_records(self, result, name):
         """Return the seat's longest exact streak and its exact bids out of its bids."""
         exact = sum(1 for rule in detail_rules(result, name) if rule in ("bid_exact", "zero_exact"))

@@ -300,6 +300,14 @@ class NumWin(Game):
         """Score a worked example: a hand written as text."""
         return hand_points(cards_from_text(given), lang)
 
+    records_shown: ClassVar[tuple] = (
+        {
+            "key": "failed_declarations",
+            "label": {"fr": "« Num Win » ratés", "en": "Failed “Num Win”"},
+            "combine": "sum",
+        },
+    )
+
     def seat_records(self, result, name):
         """Return the seat's declarations of "Num Win" that failed."""
         return {"failed_declarations": detail_rules(result, name).count("declarer_failed")}

@@ -430,6 +430,8 @@ class NumX(Game):
         deck = FAMILY_DECK if options.get("mode") == "family" else FULL_DECK
         return deck.kinds, deck.action_names
 
+    records_shown: ClassVar[tuple] = ({"key": "xtrem", "label": {"fr": "X-Trem", "en": "X-Trem"}, "combine": "sum"},)
+
     def seat_records(self, result, name):
         """Return the X-Trems the seat scored."""
         return {"xtrem": detail_rules(result, name).count("xtrem")}

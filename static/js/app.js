@@ -13,7 +13,9 @@ function setUpNewSheet(form) {
   const button = $("#add-player");
   const known = JSON.parse(localStorage.getItem("num.names") || "[]");
   const list = $("#known-names");
-  known.forEach((name) => list.append(new Option(name)));
+  // « Mes joueurs » come with the page (an account's); the names typed on this device are added, once each.
+  const offered = new Set($$("option", list).map((o) => o.value));
+  known.forEach((name) => { if (!offered.has(name)) list.append(new Option(name)); });
   const lastFilled = rows.reduce((acc, row, i) => ($("input", row).value ? i : acc), -1);
   const shown = Math.max(min, lastFilled + 1, known.length ? Math.min(known.length, rows.length) : min);
   rows.forEach((row, i) => {

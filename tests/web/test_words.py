@@ -106,7 +106,8 @@ def test_it_shows_the_action_cards_printed_names(client):
     assert ">eclair<" not in page
 
 
-def test_it_writes_win_rates_in_the_pages_language_on_the_leaderboard(client, django_user_model):
+def test_it_writes_win_rates_in_the_pages_language_on_the_leaderboard(client, django_user_model, settings):
+    settings.LEADERBOARD_MIN_GAMES = 1
     from accounts.models import Profile
     from accounts.services import standings_recount
     from scoring.models import Player
