@@ -64,8 +64,8 @@ def new_phone(browser, live_server, request):
     contexts = []
     errors = request.node.stash.setdefault(JS_ERRORS, [])
 
-    def make():
-        context = browser.new_context(viewport=PHONE, locale="fr-FR", base_url=live_server.url)
+    def make(viewport=PHONE):
+        context = browser.new_context(viewport=viewport, locale="fr-FR", base_url=live_server.url)
         context.set_default_timeout(8000)
         contexts.append(context)
         page = context.new_page()

@@ -15,23 +15,9 @@ LIVE = 3000  # ms: how long a phone may take to show what another phone did (the
 
 
 @pytest.fixture
-def small_phone(browser, live_server, request):
-    from tests.e2e.conftest import JS_ERRORS
-
-    contexts = []
-    errors = request.node.stash.setdefault(JS_ERRORS, [])
-
-    def make():
-        context = browser.new_context(viewport=PHONE, locale="fr-FR", base_url=live_server.url)
-        context.set_default_timeout(8000)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
+def small_phone(new_phone):
+    """A factory of 360 × 740 French phones, each on its own browser context."""
+    return lambda: new_phone(viewport=PHONE)
 
 
 def seat_links(page) -> dict[str, str]:

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from scoring import services, tokens
 from scoring.games import GAMES
 from scoring.models import Sheet
-from tests.e2e.conftest import JS_ERRORS, new_sheet, shot, submit, totals
+from tests.e2e.conftest import new_sheet, shot, submit, totals
 from tests.e2e.test_live_table import PHONE, TABLE, mark, not_reloaded, seat_links
 from tests.games.test_numking_tricks_played import BIDS as BID_ENTRIES
 from tests.games.test_numking_tricks_played import HAND
@@ -20,22 +20,9 @@ LIVE = 8000
 
 
 @pytest.fixture
-def small_phone(browser, live_server, request):
+def small_phone(new_phone):
     """Return a factory of 360 px French phones, each on its own browser context (JavaScript errors fail the test)."""
-    contexts = []
-    errors = request.node.stash.setdefault(JS_ERRORS, [])
-
-    def make():
-        context = browser.new_context(viewport=PHONE, locale="fr-FR", base_url=live_server.url)
-        context.set_default_timeout(LIVE)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
+    return lambda: new_phone(viewport=PHONE)
 
 
 def card(page, kind, value=None, name=None):
