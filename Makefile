@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test fuzz lint format bench-engine bench bench-capacity bench-purge bench-leaderboard messages vendor icons clean
+.PHONY: install run test fuzz lint format bench-engine bench bench-capacity bench-purge bench-leaderboard bench-players messages vendor icons clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -14,12 +14,15 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 install: $(STAMP)
 
+# ADDR=host:port serves elsewhere than 127.0.0.1:8000 (make run ADDR=127.0.0.1:8080).
 run: install
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py run
+	$(BIN)/python manage.py run $(if $(ADDR),--addr $(ADDR))
 
+# The suite in one process per core (pytest-xdist; tests/conftest.py keeps each process's database
+# and cache keys apart); PYTEST_ARGS="-n 0" runs it in this process alone.
 test: install
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup $(PYTEST_ARGS)
 
 # Property tests with new random examples (tests/fuzzing.py): FUZZ_EXAMPLES per test (1000),
 # FUZZ_SEED=<n> to replay a run; what fails is kept in var/hypothesis/ and tried first next time.
@@ -55,18 +58,28 @@ bench-purge: install
 bench-leaderboard: install
 	$(BIN)/python bench/leaderboard.py $(BENCH_ARGS)
 
+# « Mes joueurs » and « Ma table » for one account of 10,000 games: one request at a time, then
+# under load (uvicorn as in the Procfile, wrk -c 8 and 16, a game finishing every second), about
+# 8 minutes; BENCH_ARGS="--db-url postgres://…/numapp_players" for PostgreSQL (docs/performance.md).
+bench-players: install
+	$(BIN)/python bench/players.py --load $(BENCH_ARGS)
+
 messages: install
 	$(BIN)/python manage.py makemessages -l fr -l en --no-location --ignore '.venv/*' --ignore 'var/*' --ignore 'node_modules/*'
 	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
 # The in-page Python runtime (Pyodide, pinned in package.json / package-lock.json): only the
 # files the engines need are copied, and they are committed, so `make run` needs no Node.
+# axe-core (a devDependency) is the accessibility checker the browser tests inject into each page:
+# it is copied next to them, never served by the app.
 PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
 vendor:
 	npm ci --ignore-scripts --no-audit --no-fund
 	rm -rf static/vendor/pyodide
 	mkdir -p static/vendor/pyodide
 	cd node_modules/pyodide && cp $(PYODIDE_FILES) ../../static/vendor/pyodide/
+	mkdir -p tests/e2e/vendor/axe-core
+	cp node_modules/axe-core/axe.min.js node_modules/axe-core/LICENSE tests/e2e/vendor/axe-core/
 
 # The app's icons, drawn from static/favicon.svg (Debian: apt-get install librsvg2-bin).
 icons:

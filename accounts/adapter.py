@@ -4,6 +4,7 @@ from allauth import app_settings as allauth_settings
 from allauth.account.adapter import DefaultAccountAdapter
 
 from numapp.clientip import client_ip
+from scoring import device
 
 
 def rate_address(address: str) -> str:
@@ -42,3 +43,7 @@ class AccountAdapter(DefaultAccountAdapter):
         """
         email_key = super()._get_login_attempts_cache_key(request, **credentials)
         return f"{email_key}:{rate_address(self.get_client_ip(request))}"
+
+    def logout(self, request) -> None:
+        """Log out, and have the next page delete what this browser's identities kept on the device (scoring/device.py)."""
+        device.logout(request)

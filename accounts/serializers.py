@@ -57,7 +57,10 @@ class PlayerGameDetailSerializer(serializers.Serializer):
     average = serializers.FloatField(allow_null=True)
     best = serializers.IntegerField(allow_null=True, help_text="Highest total, or lowest where the lowest wins.")
     records = PlayerRecordSerializer(many=True)
-    results = PlayerResultSerializer(many=True, help_text="Every finished game, in the order played.")
+    results = PlayerResultSerializer(
+        many=True, help_text="This page's finished games, in the order played (100 a page, from the first played)."
+    )
+    results_count = serializers.IntegerField(help_text="Every finished game of this game, on all pages.")
     rating = PlayerRatingSerializer(allow_null=True)
 
 
@@ -83,3 +86,7 @@ class PlayerDetailSerializer(serializers.Serializer):
     )
     per_game = PlayerGameDetailSerializer(many=True)
     versus = PlayerVersusSerializer(many=True, help_text="Head to head, most games together first.")
+    page = serializers.IntegerField(help_text="The page of results this answer holds (`?page=`, 1 by default).")
+    pages = serializers.IntegerField(help_text="How many pages the game with the most results fills (at least 1).")
+    next = serializers.URLField(allow_null=True, help_text="The next page of results; null on the last.")
+    previous = serializers.URLField(allow_null=True, help_text="The page before; null on the first.")

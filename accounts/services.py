@@ -6,13 +6,15 @@ of their own. Scoring never calls this module: it announces stored seats with th
 """
 
 import csv
+import hashlib
 import io
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Case, Count, IntegerField, Max, Min, Q, Subquery, Sum, When
+from django.db.models import Case, Count, F, IntegerField, JSONField, Max, Min, Q, Subquery, Sum, When
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
@@ -21,7 +23,9 @@ from django.utils.translation import gettext as _
 
 from accounts import players as table
 from accounts.models import Profile, Rating, SeatAnswer, Standing, TableName, TablePlayer
+from numapp.cache import keep_after_commit
 from numapp.parsing import same_token
+from numapp.release import release
 from scoring import tokens
 from scoring.exceptions import InvalidInput, PlayerNotFound, SeatTaken
 from scoring.games import GAMES
@@ -167,7 +171,10 @@ def sheet_delete(*, sheet: Sheet) -> bool:
     """
     users = set(sheet.seats.exclude(user=None).values_list("user_id", flat=True))
     with transaction.atomic():
-        done = Sheet.objects.filter(pk=sheet.pk, deleted_at__isnull=True).update(deleted_at=timezone.now())
+        # A new version: the figures kept for the account's sheets (`_sheets_stamp`) are left behind.
+        done = Sheet.objects.filter(pk=sheet.pk, deleted_at__isnull=True).update(
+            deleted_at=timezone.now(), version=F("version") + 1
+        )
         standings_recount(user_ids=users, game=sheet.game)
         if done and sheet.finished:
             ratings_recount(owner_id=sheet.user_id, game=sheet.game)
@@ -181,7 +188,11 @@ def sheet_restore(*, sheet: Sheet) -> bool:
     """
     users = set(sheet.seats.exclude(user=None).values_list("user_id", flat=True))
     with transaction.atomic():
-        done = Sheet.objects.restorable(sheet.user_id).filter(pk=sheet.pk).update(deleted_at=None)
+        done = (
+            Sheet.objects.restorable(sheet.user_id)
+            .filter(pk=sheet.pk)
+            .update(deleted_at=None, version=F("version") + 1)
+        )
         standings_recount(user_ids=users, game=sheet.game)
         if done and sheet.finished:
             ratings_recount(owner_id=sheet.user_id, game=sheet.game)
@@ -731,26 +742,35 @@ def table_player_names(user) -> list[str]:
     return sorted(set(TablePlayer.objects.filter(owner=user).values_list("name", flat=True)), key=str.casefold)
 
 
-def table_player(user, player_id: int, lang: str) -> dict:
-    """Return one of « Mes joueurs » with every figure of its page; PlayerNotFound if it is not the account's.
+# A player's figures are kept in the cache under a key naming everything they are computed
+# from (`_figures_key`): never stale, and never invalidated by hand.
+FIGURES_KEEP = 24 * 3600  # seconds; a key of a past state is never read again, this frees it
 
-    Per game: games, wins, average, best, the engine's records, results in the order
-    played, the rating; head to head against every other player met. Six queries
-    whatever the number of games: the player, the account's names, the sheets the player
-    sat at (with when each was played), every seat of them, the player's own seats'
-    records, the ratings.
+
+def _sheets_stamp(user_id: int) -> tuple:
+    """Return what moves with every write to the account's sheets: how many, their versions added up, the last change.
+
+    Every write that changes a sheet's seats, rounds, state or owner moves its version on
+    (scoring/services.py `_changed` and `_give`; `sheet_delete` and `sheet_restore` too), and
+    a new sheet adds one: versions only grow, so a state the stamp has left never comes back
+    with the same stamp (the purge removes sheets deleted a month ago, long after FIGURES_KEEP).
     """
-    player = (
-        TablePlayer.objects.filter(owner=user, pk=player_id)
-        .values("pk", "name", "linked_user_id", "linked_user__profile__display_name", "link_epoch", "link_made_at")
-        .first()
+    found = Sheet.objects.filter(user_id=user_id).aggregate(
+        sheets=Count("pk"), versions=Coalesce(Sum("version"), 0), last=Max("updated_at")
     )
-    if player is None:
-        raise PlayerNotFound()
-    names = list(TableName.objects.filter(owner=user).values_list("name", "player_id", "player__name"))
-    player_of = {name: pid for name, pid, _shown in names}
-    shown = {pid: name for _n, pid, name in names}
-    spellings = sorted(name for name, pid, _shown in names if pid == player_id)
+    return (found["sheets"], found["versions"], found["last"].isoformat() if found["last"] else "")
+
+
+def _figures_key(user_id: int, player_id: int, lang: str, results: tuple, names: list, stamp: tuple) -> str:
+    """Return the cache key of one player's figures: the release that computes them, the language, the results
+    kept, the account's names (who is who, as shown) and its sheets' stamp."""
+    named = hashlib.sha256(repr((sorted(names), stamp)).encode()).hexdigest()[:32]
+    start, stop = results
+    return f"players:{release()}:{user_id}:{player_id}:{lang}:{start}:{stop}:{named}"
+
+
+def _player_figures(user, player_id: int, lang: str, spellings: list, player_of: dict, shown: dict) -> dict:
+    """Compute one player's figures from the sheets they sat at: two queries, their sheets and every seat of them."""
     sessions = [slug for slug, g in GAMES.items() if g.session]
     sat = Player.objects.filter(sheet__user=user, sheet__deleted_at__isnull=True, name__in=spellings).filter(
         Q(sheet__finished=True) | Q(sheet__game__in=sessions)
@@ -763,21 +783,67 @@ def table_player(user, player_id: int, lang: str) -> dict:
         .values_list("pk", "game", "options", "finished", "played_at")
     ]
     seats: dict = {}
-    for sheet_id, name, total, winner in Player.objects.filter(sheet_id__in=their_sheets).values_list(
-        "sheet_id", "name", "total", "winner"
+    records: dict = {}
+    own_records = Case(When(name__in=spellings, then="records"), default=None, output_field=JSONField())
+    for sheet_id, name, total, winner, own in Player.objects.filter(sheet_id__in=their_sheets).values_list(
+        "sheet_id", "name", "total", "winner", own_records
     ):
         seats.setdefault(sheet_id, []).append((name, total, winner))
-    records = dict(sat.values_list("sheet_id", "records"))
-    figures = table.player_figures(player_id, sheets, seats, records, player_of, shown, GAMES, lang)
+        if name in player_of and player_of[name] == player_id:
+            records[sheet_id] = own
+    return table.player_figures(player_id, sheets, seats, records, player_of, shown, GAMES, lang)
+
+
+def table_player(user, player_id: int, lang: str, *, results: tuple = (None, None)) -> dict:
+    """Return one of « Mes joueurs » with every figure of its page; PlayerNotFound if it is not the account's.
+
+    Per game: games, wins, average, best, the engine's records, results in the order
+    played (`results`: the (start, stop) slice of them kept, all by default; `results_count`
+    counts them all), the rating; head to head against every other player met.
+
+    Four queries when the figures are in the cache (the player, the account's names, its
+    sheets' stamp, the ratings), six when they are not (then also the sheets the player sat
+    at, with when each was played, and every seat of them): the count never grows with the
+    games, and the cost only on a miss, once per change of the account's sheets or names.
+    The figures computed are kept after the transaction commits.
+    """
+    player = (
+        TablePlayer.objects.filter(owner=user, pk=player_id)
+        .values("pk", "name", "linked_user_id", "linked_user__profile__display_name", "link_epoch", "link_made_at")
+        .first()
+    )
+    if player is None:
+        raise PlayerNotFound()
+    names = list(TableName.objects.filter(owner=user).values_list("name", "player_id", "player__name"))
+    player_of = {name: pid for name, pid, _shown in names}
+    shown = {pid: name for _n, pid, name in names}
+    spellings = sorted(name for name, pid, _shown in names if pid == player_id)
+    # The stamp before the figures: figures read meanwhile from a newer state go under a stamp
+    # that never comes back, never older figures under a newer stamp.
+    key = _figures_key(user.pk, player_id, lang, results, names, _sheets_stamp(user.pk))
+    figures = cache.get(key)
+    if figures is None:
+        figures = _player_figures(user, player_id, lang, spellings, player_of, shown)
+        for row in figures["per_game"]:
+            row["results_count"] = len(row["results"])
+            row["results"] = row["results"][slice(*results)]
+        keep_after_commit(key, figures, FIGURES_KEEP)
     ratings = _ratings(user.pk, player_id=player_id)
-    for row in figures["per_game"]:
-        row["rating"] = ratings.get((player_id, row["slug"]))
+    # New rows: what the caller adds to them never reaches the figures kept.
+    per_game = [{**row, "rating": ratings.get((player_id, row["slug"]))} for row in figures["per_game"]]
     link = {
         "linked": player["linked_user_id"] is not None,
         "linked_name": player["linked_user__profile__display_name"] or "",
         "token": player_link_token(player_id, player["link_epoch"]) if _link_live(player["link_made_at"]) else "",
     }
-    return {"id": player_id, "name": player["name"], "names": spellings, "link": link, **figures}
+    return {
+        "id": player_id,
+        "name": player["name"],
+        "names": spellings,
+        "link": link,
+        "per_game": per_game,
+        "versus": figures["versus"],
+    }
 
 
 def _refused(path: str, code: str, message: str) -> InvalidInput:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import views
+from accounts import api, views
 from numapp import converters  # noqa: F401 (registers <sheet:…>, <token:…>, <num:…>)
 
 urlpatterns = [
@@ -20,6 +20,7 @@ urlpatterns = [
     path("me/profile/", views.profile, name="profile"),
     path("me/delete/", views.account_delete, name="account-delete"),
     path("me/sheets/<sheet:sheet_id>/delete/", views.sheet_delete, name="sheet-delete"),
+    path("me/sheets/<sheet:sheet_id>/restore/", views.sheet_restore, name="sheet-restore"),
     path("me/sheets/<sheet:sheet_id>/seat/", views.seat_me, name="seat-me"),
     path("me/sheets/<sheet:sheet_id>/save/", views.save_to_account, name="save-to-account"),
     path("me/claim/", views.claim_sheets, name="claim-sheets"),
@@ -27,4 +28,6 @@ urlpatterns = [
     path("players/<num:user_id>/", views.player, name="player"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("leaderboards/<str:slug>/", views.leaderboard, name="leaderboard"),
+    path("api/v1/players/", api.PlayerListView.as_view(), name="api-players"),
+    path("api/v1/players/<num:player_id>/", api.PlayerDetailView.as_view(), name="api-player"),
 ]

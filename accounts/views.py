@@ -4,7 +4,6 @@ import json
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse
@@ -20,6 +19,7 @@ from accounts import services
 from accounts.charts import results_svg
 from numapp.i18n import request_lang
 from numapp.parsing import parse_int
+from scoring import device
 from scoring import services as scoring
 from scoring.access import EDITOR, get_sheet, owner_key
 from scoring.exceptions import PlayerNotFound, SeatTaken, ServiceError
@@ -126,7 +126,7 @@ def account_delete(request):
             messages.error(request, _("Tick the box to confirm."))
             return redirect("account-delete")
         user = request.user
-        logout(request)
+        device.logout(request)
         services.account_delete(user=user)
         messages.success(request, _("Your account and its sheets are deleted."))
         return redirect("home")
@@ -329,7 +329,8 @@ def table_player(request, player_id):
     """One of « Mes joueurs »: games and wins per game, records, results over time, ratings, head to head."""
     lang = request_lang()
     try:
-        player = services.table_player(request.user, player_id, lang)
+        # The chart's games only: a phone's width shows no more dots than that.
+        player = services.table_player(request.user, player_id, lang, results=(-CHART_GAMES, None))
     except PlayerNotFound:
         raise Http404 from None
     token = player["link"]["token"]
@@ -338,8 +339,7 @@ def table_player(request, player_id):
     )
     for row in player["per_game"]:
         title = _("%(name)s at %(game)s: results, oldest first") % {"name": player["name"], "game": row["name"]}
-        # The last games only: a phone's width shows no more dots than that.
-        row["chart"] = results_svg(row.pop("results")[-CHART_GAMES:], title=title)
+        row["chart"] = results_svg(row.pop("results"), title=title)
     return render(request, "accounts/table_player.html", {"player": player})
 
 

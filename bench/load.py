@@ -5,7 +5,7 @@ Run from the repo root: ``make bench`` (or ``python bench/load.py --help``).
 1. A temporary VAR_DIR; the database is SQLite in it, or DATABASE_URL when set (a
    PostgreSQL database whose name contains "bench": it is flushed first), the cache
    Redis when REDIS_URL is set. Production settings: DEBUG=0, collected static files,
-   numapp.settings_bench (the normal URLs plus ``/bench/bare``), throttles set very high.
+   bench.settings_bench (the normal URLs plus ``/bench/bare``), throttles set very high.
 2. Seeds realistic data through the app's services (sheet_create, round_add,
    seat_attach, profile_update) and counts each endpoint's queries once with the
    Django test client.
@@ -28,6 +28,7 @@ import platform
 import random
 import re
 import secrets
+import shlex
 import shutil
 import signal
 import socket
@@ -38,7 +39,7 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-SETTINGS = "numapp.settings_bench"
+SETTINGS = "bench.settings_bench"
 PROXY_HEADERS = {"X-Forwarded-Proto": "https"}  # what the TLS load balancer adds
 CLIENT_HEADERS = {"Accept-Encoding": "gzip", **PROXY_HEADERS}  # a browser asks for gzip
 
@@ -467,6 +468,27 @@ def start_gunicorn(env: dict, port: int, workers: int, log: pathlib.Path, access
         )
 
 
+def procfile_web(env: dict, port: int, workers: int) -> list[str]:
+    """Return the Procfile's `web:` command (uvicorn) for 127.0.0.1:`port` and `workers` workers, run by this Python.
+
+    The line's ``${NAME:-default}`` are filled from `env` with BIND_HOST, PORT and
+    WEB_CONCURRENCY set here, so the bench runs the very server production runs.
+    """
+    line = next(ln for ln in (ROOT / "Procfile").read_text().splitlines() if ln.startswith("web:"))
+    values = {**env, "BIND_HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": str(workers)}
+    line = re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: values.get(m.group(1)) or m.group(2), line.split(":", 1)[1])
+    cmd = shlex.split(line)
+    if cmd[0] != "uvicorn":
+        raise RuntimeError(f"the Procfile's web line no longer starts uvicorn: {line}")
+    return [sys.executable, "-m", *cmd]
+
+
+def start_procfile_web(env: dict, port: int, workers: int, log: pathlib.Path) -> subprocess.Popen:
+    """Start the app as the Procfile's `web:` line does (uvicorn, ASGI) on 127.0.0.1:`port`."""
+    with log.open("w") as log_fh:
+        return start(procfile_web(env, port, workers), cwd=ROOT, env=env, stdout=log_fh, stderr=subprocess.STDOUT)
+
+
 def find_wrk() -> str | None:
     wrk = shutil.which("wrk")
     if wrk:
@@ -532,7 +554,7 @@ def wrk_once(wrk, base, script, seconds, args, extra=(), master=None):
         f"-c{args.connections}",
         f"-d{seconds}s",
         "--timeout",
-        "5s",
+        f"{getattr(args, 'timeout', 5)}s",
         "-s",
         str(script),
         base,
@@ -686,7 +708,7 @@ def report(args, seed_out, results, weights, lh, info, started, loads) -> str:
         f"- machine: {info['nproc']} CPUs ({info['cpu']}), {info['mem']} (free -h), Python {info['python']}; "
         f"load average before/after: {loads[0]} / {loads[1]} — shared and noisy, other processes were running",
         f"- database: {db_label}; cache: {seed_out['cache']}; gunicorn {args.workers} sync workers on 127.0.0.1, "
-        f"DEBUG=0, numapp.settings_bench",
+        f"DEBUG=0, bench.settings_bench",
         f"- wrk {args.threads} threads × {args.connections} connections on the same machine, "
         f"warm-up {args.warmup} s, then {args.reps} × {args.seconds} s per endpoint interleaved; medians; "
         f"requests carry `Accept-Encoding: gzip` and `X-Forwarded-Proto: https`",

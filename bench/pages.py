@@ -1,19 +1,26 @@
 """What the pages a table asks for cost in process: CPU per request through Django's test client.
 
 Run from the repo root: ``python bench/pages.py`` (SQLite in a temporary directory, the
-local-memory cache). About 10 seconds. Runs on older checkouts too, to compare in one
+local-memory cache). About 20 seconds. Runs on older checkouts too, to compare in one
 session: each page is requested 20 times per repetition after one unmeasured request,
 5 repetitions, and the median is printed in ms of CPU (this process: the view, the
-engine, the templates, the SQLite queries).
+engine, the templates, the SQLite queries). ``--calls`` prints the Python calls of each
+request instead (cProfile): a count that does not move with the machine's load, to compare
+two versions of the code on a busy machine.
 
 - an 8 × 18 short-rules sheet (8 players, 18 rounds), as ``bench/load.py`` seeds it: the
   share page, the watchers' poll after a round (``?fragment=1``, no ``If-None-Match``),
   the creator's page;
-- a new 6-player Num-X speed run: the creator's page, whose entry form is six card pickers.
+- a new 6-player Num-X speed run: the creator's page, whose entry form is six card pickers;
+- the creator's page as a phone lands on it after a round: 8 × 11 short-rules sheets, each
+  page seen once, take their 12th round through the service, then the page of that new
+  version is asked once (median of 20 sheets).
 """
 
+import cProfile
 import os
 import pathlib
+import pstats
 import random
 import sys
 import tempfile
@@ -53,18 +60,52 @@ def new_sheet(client, slug, players, **options):
     return Sheet.objects.filter(owner_key=client.session[OWNER_SESSION_KEY]).latest("created_at")
 
 
-def cpu_ms(client, url):
+def cpu_ms(client, url) -> float:
+    """Return the CPU ms of one request (this process: the view, the engine, the templates, the queries)."""
+    start = time.process_time()
     assert client.get(url).status_code == 200, url
-    times = []
+    return (time.process_time() - start) * 1000
+
+
+def calls(client, url) -> int:
+    """Return the Python calls of one request: a count that the machine's load does not move."""
+    profile = cProfile.Profile()
+    profile.enable()
+    status = client.get(url).status_code
+    profile.disable()
+    assert status == 200, url
+    return pstats.Stats(profile).total_calls
+
+
+def repeated(measure, client, url) -> float:
+    """Return the median of `measure` over REPS × REQUESTS requests of one page, after one unmeasured."""
+    client.get(url)
+    per_rep = []
     for _ in range(REPS):
-        start = time.process_time()
-        for _ in range(REQUESTS):
-            client.get(url)
-        times.append((time.process_time() - start) / REQUESTS * 1000)
-    return sorted(times)[REPS // 2]
+        per_rep.append(sorted(measure(client, url) for _ in range(REQUESTS))[REQUESTS // 2])
+    return sorted(per_rep)[REPS // 2]
+
+
+def landing(measure, creator, sheets=20) -> float:
+    """Return the median `measure` of the creator's page at the version a round just made (the phone's landing)."""
+    ready = []
+    for i in range(sheets):
+        sheet = new_sheet(creator, "numx-malus", load.NAMES8)
+        rng, totals = random.Random(i), dict.fromkeys(load.NAMES8, 0)
+        for _ in range(11):
+            sheet = services.round_add(sheet=sheet, data=load._malus_round(rng, load.NAMES8, totals))
+        creator.get(f"/sheets/{sheet.pk}/")  # the page of 11 rounds, as the phone saw it
+        ready.append((sheet, rng, totals))
+    values = []
+    for sheet, rng, totals in ready:
+        sheet = services.round_add(sheet=sheet, data=load._malus_round(rng, load.NAMES8, totals))
+        values.append(measure(creator, f"/sheets/{sheet.pk}/"))
+    return sorted(values)[len(values) // 2]
 
 
 def main():
+    count = "--calls" in sys.argv[1:]
+    measure = calls if count else cpu_ms
     call_command("migrate", verbosity=0)
     creator = Client(HTTP_HOST="127.0.0.1")
     sheet = new_sheet(creator, "numx-malus", load.NAMES8)
@@ -79,9 +120,11 @@ def main():
         ("creator's page, 8 × 18 short rules", creator, f"/sheets/{sheet.pk}/"),
         ("creator's page, new 6-player Num-X", creator, f"/sheets/{numx.pk}/"),
     ]
-    print(f"pages in process, ms of CPU per request (median of {REPS} × {REQUESTS}):")
+    unit = "Python calls" if count else "ms of CPU"
+    print(f"pages in process, {unit} per request (median of {REPS} × {REQUESTS}; the landing: of 20 sheets):")
     for name, client, url in pages:
-        print(f"  {name:40} {cpu_ms(client, url):6.2f}")
+        print(f"  {name:40} {repeated(measure, client, url):8.{0 if count else 2}f}")
+    print(f"  {'landing after a round, 8 × 12':40} {landing(measure, creator):8.{0 if count else 2}f}")
 
 
 if __name__ == "__main__":

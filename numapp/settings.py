@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "scoring.device.DeviceMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "numapp.middleware.OwnErrorPagesMiddleware",
@@ -88,7 +89,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "numapp.pwa.context",
+                "scoring.pwa.context",
+                "scoring.device.context",
             ],
             "builtins": ["scoring.templatetags.num"],
         },
@@ -179,6 +181,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "Europe/Paris")
 USE_I18N = True
 USE_TZ = True
+# English dates by the month's name, not in the United States' order (numapp/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["numapp.formats"]
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -219,6 +223,14 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # One operation per game for the endpoints whose body is the game's; links between a sheet's
+    # operations (scoring/api/schema.py).
+    "PREPROCESSING_HOOKS": ["scoring.api.schema.one_operation_per_game"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "scoring.api.schema.required_bodies",
+        "scoring.api.schema.sheet_links",
+    ],
     # Every endpoint works without credentials (outsiders get 404, not 401): the
     # edit and share tokens are documented as optional header parameters instead.
     "AUTHENTICATION_WHITELIST": [],

@@ -75,6 +75,8 @@ def grant_edit_link(request, sheet_id: str, token: str) -> bool:
         return False
     grants = [g for g in request.session.get(EDIT_GRANTS_KEY, []) if g != sheet_id]
     request.session[EDIT_GRANTS_KEY] = (grants + [sheet_id])[-MAX_GRANTS:]
+    if not request.user.is_authenticated:
+        owner_key(request, create=True)  # what its page keeps on the device is tagged with it (scoring/device.py)
     return True
 
 

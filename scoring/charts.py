@@ -2,6 +2,8 @@
 
 from django.utils.html import escape
 
+from scoring.games.base import signed as minus_signed
+
 PALETTE = [
     "#e4572e",
     "#2e86de",
@@ -82,15 +84,15 @@ def progression_svg(series: list[dict], *, width: int = 340, height: int = 180) 
         f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-labelledby="chart-title">',
         '<title id="chart-title">Progression</title>',
         f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" class="axis"/>',
-        f'<text x="2" y="{y(hi) + 4:.1f}" class="tick">{hi}</text>',
-        f'<text x="2" y="{y(lo) + 4:.1f}" class="tick">{lo}</text>',
+        f'<text x="2" y="{y(hi) + 4:.1f}" class="tick">{minus_signed(hi)}</text>',
+        f'<text x="2" y="{y(lo) + 4:.1f}" class="tick">{minus_signed(lo)}</text>',
         f'<text x="{x(last) - 4:.1f}" y="{height - 4}" class="tick" text-anchor="end">{last}</text>',
     ]
     for s in series:
         coords = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in enumerate(s["points"]))
         parts.append(
             f'<polyline points="{coords}" fill="none" stroke="{s["colour"]}" stroke-width="2.5" data-total="{s["points"][-1]}">'
-            f"<title>{escape(s['name'])}: {s['points'][-1]}</title></polyline>"
+            f"<title>{escape(s['name'])}: {minus_signed(s['points'][-1])}</title></polyline>"
         )
     parts.append("</svg>")
     return "".join(parts)

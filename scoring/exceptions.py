@@ -7,7 +7,19 @@ in the active language (the request's).
 """
 
 from django.contrib.messages import constants as levels
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+
+from numapp.i18n import request_lang
+
+# What one row of a sheet is called when the game does not say (Game.round_noun).
+ROUND_NOUN = {"fr": ("manche", "manches"), "en": ("round", "rounds")}
+
+
+def row_noun(round_noun: dict | None) -> str:
+    """Return a game's noun of one row ("manche", "partie") in the request's language."""
+    nouns = round_noun or ROUND_NOUN
+    return (nouns.get(request_lang()) or nouns["fr"])[0]
 
 
 class ServiceError(Exception):
@@ -91,6 +103,20 @@ class VersionMismatch(ServiceError):
         return _("The sheet changed on another phone: here it is as it is now. Enter your round again.")
 
 
+class PreconditionRequired(ServiceError):
+    """A write that must name the version it was read at (If-Match) came without it."""
+
+    status = 428
+    code = "if_match_required"
+    path = "If-Match"
+
+    def message(self) -> str:
+        return _(
+            "If-Match: send the version the round in progress was read at (its ETag), "
+            "so that two phones never store a trick over each other."
+        )
+
+
 class RoundNotFound(ServiceError):
     status = 404
     code = "not_found"
@@ -129,18 +155,21 @@ class DraftMoved(ServiceError):
     code = "round_saved"
     path = "number"
 
-    def __init__(self, current: int):
+    def __init__(self, current: int, round_noun: dict | None = None):
         super().__init__(current)
         self.current = current
+        self.round_noun = round_noun
 
     def message(self) -> str:
-        return _("Round %(n)d was saved before your entry arrived: enter it again for round %(next)d if you wish.") % {
-            "n": self.current - 1,
-            "next": self.current,
-        }
+        words = {"n": self.current - 1, "next": self.current, "noun": row_noun(self.round_noun)}
+        # English starts with the noun ("Game 1 was saved…"), French with its article.
+        return capfirst(
+            _("%(noun)s %(n)d was saved before your entry arrived: enter it again for %(noun)s %(next)d if you wish.")
+            % words
+        )
 
     def page_message(self) -> str:
-        return _("That round was saved meanwhile: here is the next one.")
+        return _("That %(noun)s was saved meanwhile: here is the next one.") % {"noun": row_noun(self.round_noun)}
 
 
 class IdempotencyMismatch(ServiceError):
@@ -161,19 +190,23 @@ class RestoreRefused(ServiceError):
     status = 409
     code = "restore_refused"
 
-    def __init__(self, number: int, already: bool = False, taken: bool = False):
+    def __init__(self, number: int, already: bool = False, taken: bool = False, round_noun: dict | None = None):
         super().__init__(number, already, taken)
         self.number = number
         self.already = already
         self.taken = taken
+        self.round_noun = round_noun
         self.page_level = levels.INFO if already else levels.ERROR
 
     def message(self) -> str:
+        words = {"n": self.number, "noun": row_noun(self.round_noun)}
         if self.already:
-            return _("Round %(n)d is back already.") % {"n": self.number}
-        if self.taken:
-            return _("Round %(n)d cannot be restored: another round was added since.") % {"n": self.number}
-        return _("Round %(n)d can no longer be restored: the sheet changed since.") % {"n": self.number}
+            message = _("%(noun)s %(n)d is back already.")
+        elif self.taken:
+            message = _("%(noun)s %(n)d cannot be restored: another %(noun)s was added since.")
+        else:
+            message = _("%(noun)s %(n)d can no longer be restored: the sheet changed since.")
+        return capfirst(message % words)  # English starts with the noun, French with its article
 
 
 class SeatTaken(ServiceError):

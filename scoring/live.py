@@ -70,10 +70,19 @@ def for_reader(message: dict, *, editor: bool, public: tuple[str, ...]) -> dict:
 
 
 def announce(sheet, *, recheck: bool = False) -> None:
-    """Tell the sheet's phones of its new version once the current transaction commits."""
+    """Tell the sheet's phones of its new version once the current transaction commits.
+
+    The message carries `at`, the time of the commit (Unix seconds, to the millisecond):
+    how long an event took to reach a phone is its arrival less `at` (bench/capacity.py).
+    """
     message = sheet_message(sheet, recheck=recheck)
     sheet_id = sheet.pk
-    transaction.on_commit(lambda: publish(sheet_id, message))
+    transaction.on_commit(lambda: publish(sheet_id, {**message, "at": committed_at()}))
+
+
+def committed_at() -> float:
+    """Return now as a message's `at`: Unix seconds, rounded to the millisecond."""
+    return round(time.time(), 3)
 
 
 def announce_recheck(sheet_id: str) -> None:

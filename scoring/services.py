@@ -9,6 +9,7 @@ import json
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
@@ -17,6 +18,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from rest_framework.utils.encoders import JSONEncoder
 
+from numapp.cache import keep_after_commit
+from numapp.release import release
 from scoring import live, tokens
 from scoring.exceptions import (
     Conflict,
@@ -116,19 +119,34 @@ def stored_rounds(sheet: Sheet) -> list[dict]:
             setattr(sheet, field.attname, getattr(fresh, field.attname))
 
 
+# A version's result is kept this long: the phones of a table ask for it within seconds of the
+# write that made it, and a sheet's next version has another key (docs/performance.md).
+STATE_KEEP = 120
+
+
+def state_key(sheet: Sheet, lang: str) -> str:
+    """Return the cache key of a sheet's scored state: everything the engine's answer depends on.
+
+    The version names the players, the options and the rounds (every change moves it); the
+    release names the engine's code; the language, its explanations.
+    """
+    return f"state:{sheet.pk}:{sheet.version}:{release()}:{lang}"
+
+
 def sheet_state(sheet: Sheet, lang: str) -> tuple[dict, list[dict]]:
     """Return the engine's result and the stored rounds it scores.
 
     Both belong to one committed version: like `stored_rounds`, this may move
-    `sheet` forward to a newer version.
+    `sheet` forward to a newer version. A version scored before (by the write that made
+    it, or by an earlier read) is not scored again.
     """
+    kept = cache.get(state_key(sheet, lang))
+    if kept is not None:
+        return kept
     datas = stored_rounds(sheet)
-    return sheet.engine.score(sheet.players, sheet.options, datas, lang), datas
-
-
-def sheet_result(sheet: Sheet, lang: str) -> dict:
-    """Return the engine's result for the stored rounds of a sheet (see `sheet_state`)."""
-    return sheet_state(sheet, lang)[0]
+    state = (sheet.engine.score(sheet.players, sheet.options, datas, lang), datas)
+    keep_after_commit(state_key(sheet, lang), state, STATE_KEEP)
+    return state
 
 
 def sheet_create(*, game: str, players, options, owner_key: str = "", user=None, lang: str = "fr") -> Created:
@@ -198,12 +216,17 @@ def _changed(sheet: Sheet) -> list[str]:
     return ["version", "updated_at", "expires_at"]
 
 
-def _store(sheet: Sheet, result: dict) -> None:
-    """Save the sheet's derived fields and each seat's total from the engine's result."""
+def _store(sheet: Sheet, result: dict, datas: list[dict], lang: str) -> None:
+    """Save the sheet's derived fields and each seat's total from the engine's result of `datas`.
+
+    The new version's state is kept once the write commits: the phones that land on the
+    sheet next read it rather than score the whole game again.
+    """
     was_finished = sheet.finished
     sheet.finished = result["finished"]
     sheet.round_count = len(result["rounds"])
     sheet.save(update_fields=[*_changed(sheet), "finished", "round_count", "draft"])
+    keep_after_commit(state_key(sheet, lang), (result, datas), STATE_KEEP)
     live.announce(sheet)
     winners = set(result["winners"]) if result["finished"] else set()
     teams = result.get("teams") or {}
@@ -288,7 +311,7 @@ def round_add(
             result = _rescore(sheet, datas, lang, len(rounds))
             sheet.draft = {}
             Round.objects.create(sheet=sheet, number=len(rounds) + 1, data=data)
-            _store(sheet, result)
+            _store(sheet, result, datas, lang)
     except IntegrityError:
         raise Conflict() from None
     return sheet
@@ -355,15 +378,18 @@ def _draft_write(
     with transaction.atomic():
         sheet, rounds = _locked(sheet, if_version)
         if number is not None and number != len(rounds) + 1:
-            raise DraftMoved(len(rounds) + 1)
+            raise DraftMoved(len(rounds) + 1, sheet.engine.round_noun)
         before = (sheet.draft or {}).get("entries") or {}
         before_fields = (sheet.draft or {}).get("fields") or {}
         entries, fields = change(sheet.draft or {})
         datas = [r.data for r in rounds]
         entries = sheet.engine.fill_draft(sheet.players, sheet.options, datas, entries, fields, before_fields)
         try:
-            entered = sheet.engine.check_draft(
-                sheet.players, sheet.options, datas, entries, fields, last=last, before=before
+            # An empty round in progress is never wrong, even once the game is over.
+            entered = (
+                sheet.engine.check_draft(sheet.players, sheet.options, datas, entries, fields, last=last, before=before)
+                if entries or fields
+                else []
             )
         except ScoringError as exc:
             # Each phone's entry is one player's: the message says whose it is.
@@ -421,6 +447,34 @@ def draft_entry_put(*, sheet: Sheet, player: str, entry, lang: str = "fr", numbe
         return {**(draft.get("entries") or {}), player: entry}, draft.get("fields") or {}
 
     return _draft_write(sheet, lang, change, number=number, last=player)
+
+
+def draft_trick_put(
+    *, sheet: Sheet, index: int, trick, lang: str = "fr", number: int | None = None, if_version: int
+) -> Sheet:
+    """Store one trick of the hand (`index` from 0) in the round in progress: the next one, or one played already.
+
+    Only the shared `tricks_played` changes; the entries stay as stored, except what the
+    referee fills after the hand's last trick (each player's tricks, `fill_draft`). The
+    table's phones, the sheet's and the players' own, all write it (docs/rules.md, « Who
+    may write the hand's tricks »): `if_version` is required, so of two phones storing
+    at once the second gets VersionMismatch and reads the hand again.
+    """
+
+    def change(draft):
+        fields = dict(draft.get("fields") or {})
+        tricks = fields.get("tricks_played")
+        tricks = list(tricks) if isinstance(tricks, list) else []
+        if index > len(tricks):
+            message = _("Trick %(n)d cannot be stored before trick %(before)d.") % {
+                "n": index + 1,
+                "before": len(tricks) + 1,
+            }
+            raise InvalidInput.one("n", "trick_number", message)
+        tricks[index : index + 1] = [trick]
+        return draft.get("entries") or {}, {**fields, "tricks_played": tricks}
+
+    return _draft_write(sheet, lang, change, number=number, if_version=if_version)
 
 
 def draft_clear(*, sheet: Sheet, lang: str = "fr") -> Sheet:
@@ -485,7 +539,7 @@ def round_edit(*, sheet: Sheet, number: int, data, lang: str = "fr", if_version:
         target = rounds[number - 1]
         target.data = data
         target.save(update_fields=["data"])
-        _store(sheet, result)
+        _store(sheet, result, datas, lang)
     return sheet
 
 
@@ -505,7 +559,7 @@ def round_delete(*, sheet: Sheet, number: int, lang: str = "fr", if_version: int
         for r in rounds[number:]:
             r.number -= 1
             r.save(update_fields=["number"])
-        _store(sheet, result)
+        _store(sheet, result, datas, lang)
     return sheet
 
 
@@ -626,5 +680,5 @@ def round_restore(*, sheet: Sheet, number: int, data, version: int, lang: str = 
     except (VersionMismatch, Conflict):
         datas = stored_rounds(sheet)
         if len(datas) == number and datas[-1] == data:
-            raise RestoreRefused(number, already=True) from None
-        raise RestoreRefused(number, taken=len(datas) >= number) from None
+            raise RestoreRefused(number, already=True, round_noun=sheet.engine.round_noun) from None
+        raise RestoreRefused(number, taken=len(datas) >= number, round_noun=sheet.engine.round_noun) from None

@@ -1,5 +1,6 @@
 """Server-rendered pages: thin views over the same services as the API."""
 
+import hashlib
 import json
 
 from django.conf import settings
@@ -9,6 +10,7 @@ from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -19,8 +21,8 @@ from numapp.i18n import request_lang
 from numapp.parsing import parse_int
 from numapp.ratelimit import limit_posts
 from numapp.release import release
-from scoring import access, forms, services, tokens
-from scoring.access import EDITOR, get_sheet, grant_edit_link, owner_key
+from scoring import access, device, forms, services, tokens
+from scoring.access import EDITOR, PLAYER, get_sheet, grant_edit_link, owner_key
 from scoring.charts import PALETTE, chart_series, progression_svg
 from scoring.exceptions import ServiceError, VersionMismatch
 from scoring.games import GAMES
@@ -63,9 +65,16 @@ def _form_options(game: dict, post) -> list[dict]:
         elif spec.get("type") == "seat":
             # A player's place: the rows above are numbered the same way.
             current = posted if post else str(spec.get("default") or 0)
+            typed = [n.strip() for n in post.getlist("player")] if post else []
             item["kind"] = "seat"
             item["choices"] = [
-                {"value": str(seat), "label": _("Player %(n)s") % {"n": seat + 1}, "checked": str(seat) == current}
+                {
+                    "value": str(seat),
+                    # A place is named by the name typed in its row (the page's script follows the typing).
+                    "label": (typed[seat] if seat < len(typed) and typed[seat] else "")
+                    or _("Player %(n)s") % {"n": seat + 1},
+                    "checked": str(seat) == current,
+                }
                 for seat in range(min(game["players"]["max"], MAX_FORM_PLAYERS))
             ]
         elif spec.get("type") == "bool":
@@ -121,6 +130,8 @@ def sheet_new(request, slug):
             errors = exc.errors
         else:
             return redirect("sheet", created.sheet.pk)
+    # The form keeps the names typed on this device, for this browser's identity.
+    device.ensure(request)
     post = request.POST if request.method == "POST" else None
     names = values.get("players", [])
     filled = max((i + 1 for i, n in enumerate(names) if n.strip()), default=0)
@@ -151,8 +162,10 @@ def sheet_new(request, slug):
     )
 
 
-def _score_rows(players: list[str], result: dict) -> list[dict]:
-    """Return the table's rows: each round's points, running totals, details and display facts per player.
+def _score_rows(players: list[str], result: dict, engine, lang: str) -> list[dict]:
+    """Return the table's rows: each round's points, running totals, details, marks and display facts per player.
+
+    A cell's marks (a penalty, a bonus) are the engine's reading of its detail lines.
 
     A tie-break round decides among the tied and adds to no total: its row shows the
     hands and what they decided, never running totals.
@@ -171,6 +184,7 @@ def _score_rows(players: list[str], result: dict) -> list[dict]:
                     "points": r["points"].get(name),
                     "total": None if tiebreak else running[name],
                     "details": r["details"].get(name, []),
+                    "marks": engine.cell_marks(r["details"].get(name, []), lang),
                     "name": name,
                     "facts": facts.get(name) or {},
                     "dealer": r.get("dealer") == name,
@@ -256,15 +270,43 @@ def board_html(request, context: dict, lang: str) -> str:
 def _render_board(request, context: dict) -> str:
     sheet, result = context["sheet"], context["result"]
     series = chart_series(sheet.players, result)
+    cell_template = f"scoring/cells/{context['game']['cell']}.html"
     board = {
         **context,
-        "rows": _score_rows(sheet.players, result),
+        "rows": _keyed_rows(_score_rows(sheet.players, result, sheet.engine, request_lang()), context, cell_template),
         "team_rows": _team_rows(result),
         "chart": progression_svg(series),
         "chart_series": series,
-        "cell_template": f"scoring/cells/{context['game']['cell']}.html",
+        "cell_template": cell_template,
+        "row_keep": BOARD_KEEP,
     }
     return render_to_string("scoring/_board.html", board, request)
+
+
+def _keyed_rows(rows: list[dict], context: dict, cell_template: str) -> list[dict]:
+    """Give each row of the table the key of its HTML: a digest of everything the row shows.
+
+    A row's HTML depends on the row (its round, points, running totals, marks, explanations),
+    the sheet (its edit link), whether the reader may edit, the game's cell, its noun for a row
+    and whether it has one result for the whole table, the language and the release. Named by
+    their digest, a row drawn once is not drawn again for the next version
+    (a round added leaves the rows before it as they were), and a key can never name an
+    older drawing: the same key is the same HTML, whatever transaction drew it.
+    """
+    game, entry = context["game"], context["entry"]
+    common = [
+        context["sheet"].pk,
+        context["can_edit"],
+        cell_template,
+        game.get("round_noun"),
+        bool(entry.get("table_result")),
+        translation.get_language(),
+        release(),
+    ]
+    for row in rows:
+        body = json.dumps([common, row], default=str, separators=(",", ":"), ensure_ascii=False)
+        row["key"] = hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
+    return rows
 
 
 def _sheet_context(
@@ -367,21 +409,24 @@ def _sheet_context(
         else None
     )
     context["referee"] = referee
-    if referee is not None and role == EDITOR and (context["bids_in"] or referee["tricks"]):
-        # The sheet's phone referees the hand (static/js/referee.js): what it sends back with each trick.
+    if referee is not None and role in (EDITOR, PLAYER) and (context["bids_in"] or referee["tricks"]):
+        # The sheet's phone and each player's own phone referee the hand (static/js/referee.js;
+        # docs/rules.md, « Who may write the hand's tricks »): what they send back with each trick.
         context["referee_data"] = {
+            "sheet": sheet.pk,
             "slug": sheet.game,
             "players": players,
             "options": sheet.options,
             "number": next_round["number"],
             "version": sheet.version,
             "cards": referee["cards"],
-            "entries": (sheet.draft or {}).get("entries") or {},
             "fields": draft_fields,
             "next_leader": referee["next_leader"],
             "first_leader": referee["first_leader"],
             "urls": {
                 "draft": reverse("api-draft", args=[sheet.pk]),
+                # Trick n of the hand is stored at this address followed by "n/".
+                "tricks": reverse("api-draft", args=[sheet.pk]) + "tricks/",
                 "trick": reverse("api-trick", args=[sheet.game]),
             },
         }
@@ -417,6 +462,8 @@ def _sheet_data(request, sheet, game: dict, result: dict, datas: list, lang: str
         "rounds": datas,
         "round_count": sheet.round_count,
         "next_round": result.get("next_round"),
+        # How many rounds the game deals in all (Num King), for the next round's title offline.
+        "schedule": result.get("schedule"),
         "finished": result["finished"],
         "editing": editing,
         "empty_rule": sheet.engine.empty_rule(sheet.options),
@@ -514,6 +561,8 @@ def seat_entry(request, sheet_id, seat, token):
             "entry_players": [name],
         }
     )
+    if context.get("referee_data"):
+        context["referee_data"]["auth"] = {"X-Seat-Token": token}  # the trick is stored as this player's phone
     if request.method == "POST" and errors:
         context["form"] = forms.posted_values(sheet, request.POST)
     response = render(request, "scoring/seat.html", context, status=400 if errors else 409 if late else 200)

@@ -8,6 +8,7 @@ need ASGI, and the same server answers every other request. The test database is
 import socket
 import threading
 import time
+import urllib.request
 
 import uvicorn
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
@@ -41,6 +42,9 @@ class AsgiLiveServer:
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("uvicorn did not start")
             time.sleep(0.01)
+        # The first request imports the views and compiles the templates: done here, once, it
+        # does not eat into the first browser test's timeouts.
+        urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=60).close()
 
     @property
     def url(self) -> str:

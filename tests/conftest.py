@@ -1,7 +1,10 @@
+import os
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
+from django.conf import settings as django_settings
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from hypothesis import settings as hypothesis_settings
 from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.database import DirectoryBasedExampleDatabase
@@ -20,10 +23,30 @@ hypothesis_settings.register_profile(
 hypothesis_settings.load_profile("fuzz" if FUZZ else "numapp")
 
 
+# `make test` runs the suite in several processes (pytest-xdist): each has its own test
+# database (pytest-django suffixes its name with the worker id, gw0, gw1…) and, on a shared
+# Redis (REDIS_URL), its own keys, so that one process's clearing leaves the others' alone.
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if XDIST_WORKER:
+    django_settings.CACHES["default"]["KEY_PREFIX"] = XDIST_WORKER
+
+
+def clear_cache() -> None:
+    """Empty the default cache: on a shared Redis, only this worker's keys."""
+    backend = caches["default"]
+    if XDIST_WORKER and isinstance(backend, RedisCache):
+        client = backend._cache.get_client(write=True)
+        keys = list(client.scan_iter(match=f"{backend.key_prefix}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    else:
+        backend.clear()
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     # Throttle counters live in the cache; each test starts from zero.
-    cache.clear()
+    clear_cache()
     yield
 
 

@@ -108,9 +108,23 @@ def test_it_reads_the_modules_it_checks():
 
 def test_pages_never_import_the_api():
     # Shared helpers (the request's language, tokens, errors) live below both front ends. The project's
-    # URLs route to the API, and its 403/404/500 handlers answer under /api/ in the API's error shape.
-    outside = [name for name in SOURCES if not _is(name, (API, "numapp.urls", "numapp.views"))]
+    # 403/404/500 handlers answer under /api/ in the API's error shape.
+    # The players' API (accounts.api) is an API module too: it answers refusals in the API's error shape.
+    outside = [name for name in SOURCES if not _is(name, (API, "accounts.api", "numapp.views"))]
     assert _offences(outside, API) == []
+
+
+def test_the_project_package_only_configures():
+    # numapp holds settings, URLs that include each app's own, the Celery app and shared web
+    # helpers; it reaches into no app, but for its error handlers' API shape (above). The
+    # benchmarks' settings and URLs live in bench/.
+    project = [name for name in _in("numapp") if name != "numapp.views"]
+    assert _offences(project, ("scoring", "accounts")) == []
+    assert _offences(["numapp.views"], ("scoring", "accounts")) == [
+        f"numapp/views.py:{line} imports {target}"
+        for target, _inline, line in _imports("numapp.views")
+        if _is(target, "scoring.api.errors")
+    ]
 
 
 def test_scoring_never_imports_accounts():
@@ -148,12 +162,17 @@ def test_accounts_reach_scoring_through_its_services_signals_and_helpers():
         "scoring.access",
         "scoring.tokens",
         "scoring.games",
+        "scoring.device",
     )
     # accounts.services counts seats: it is the one account module that reads scoring's models.
     allowed_for_services = (*allowed, "scoring.models")
     offences = []
     for name in _in("accounts"):
-        ok = allowed_for_services if name == "accounts.services" else allowed
+        ok = {
+            "accounts.services": allowed_for_services,
+            # The players' API documents its refusals with the one error shape of the API.
+            "accounts.api": (*allowed, "scoring.api.serializers"),
+        }.get(name, allowed)
         offences += [
             f"{name}:{line} imports {target}"
             for target, _inline, line in _imports(name)

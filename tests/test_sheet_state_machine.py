@@ -63,7 +63,7 @@ class SheetMachine(RuleBasedStateMachine):
         stored = dict(Player.objects.filter(sheet=self.sheet).values_list("name", "total"))
         assert stored == expected
         self.sheet.refresh_from_db()  # results are kept by version: read the sheet as a request would
-        result = services.sheet_result(self.sheet, "fr")
+        result = services.sheet_state(self.sheet, "fr")[0]
         assert result["totals"] == expected
         assert result["finished"] == (len(self.model) == FIXED_ROUNDS)
         assert [r.number for r in Round.objects.filter(sheet=self.sheet)] == list(range(1, len(self.model) + 1))

@@ -32,6 +32,7 @@ django.setup()
 from django.test import Client
 sheet, token, go, body, count = sys.argv[1:6]
 client = Client()
+open(f"{go}.{os.getpid()}.ready", "w").close()
 while not os.path.exists(go):  # every writer ready, then all start at once
     time.sleep(0.01)
 codes = [
@@ -65,7 +66,10 @@ def test_it_saves_every_round_when_processes_write_one_sheet_at_once(tmp_path):
         )
         for _ in range(WRITERS)
     ]
-    time.sleep(3)  # each writer has imported Django and waits for the start
+    deadline = time.monotonic() + 60
+    while len(list(tmp_path.glob("go.*.ready"))) < WRITERS:  # each writer has imported Django and waits
+        assert time.monotonic() < deadline and all(w.poll() is None for w in writers), "a writer did not start"
+        time.sleep(0.01)
     go.touch()
     outputs = [w.communicate(timeout=120) for w in writers]
     for (out, err), w in zip(outputs, writers, strict=True):

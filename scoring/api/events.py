@@ -22,7 +22,16 @@ from scoring.models import Sheet
 
 def _reader_message(request, sheet_id: str) -> tuple[dict, str, tuple] | None:
     """Return the sheet's message as this request may see it, its role and the public entry fields; None if it may not read."""
-    close_old_connections()  # a stream's reads run on a pooled thread, outside any request's cycle
+    # A stream's reads run on asyncio's threads, outside any request's cycle: the connection is
+    # closed after the read as a request's would be (kept while CONN_MAX_AGE allows).
+    close_old_connections()
+    try:
+        return _message_for(request, sheet_id)
+    finally:
+        close_old_connections()
+
+
+def _message_for(request, sheet_id: str) -> tuple[dict, str, tuple] | None:
     sheet = Sheet.objects.read_alive(sheet_id)
     if sheet is None:
         return None

@@ -114,6 +114,14 @@ class DraftBody(Envelope):
     number = RoundNumber()
 
 
+class DraftTrickBody(Envelope):
+    """One trick of the hand (`leader`, `plays`: the referee checks them) and `number` beside it."""
+
+    leader = Value()
+    plays = Value()
+    number = RoundNumber()
+
+
 class DraftEntryBody(Envelope):
     """One player's entry (its keys are the engine's) and `number` beside it."""
 

@@ -1,22 +1,13 @@
-"""Request and response shapes for the OpenAPI schema.
+"""Response shapes for the OpenAPI schema (the request bodies' are scoring/api/shapes.py).
 
-The game engine validates every field itself (with paths and plain-language
-messages); these serializers document the shapes.
+The payloads are built in scoring/api/payloads.py; these serializers document them.
 """
 
 from rest_framework import serializers
 
 from scoring.games import GAMES
 from scoring.games.cards import ALL_KINDS
-from scoring.games.numking_referee import ACTION_NAMES, KINDS, NUMX_VALUES, VALUES
-
-NAMES_RULE = (
-    "Each name is 1 to 40 characters as sent and still 1 to 40 once cleaned (Unicode NFC, every run of spaces "
-    "made one space, ends trimmed). A name may not hold a control, format or surrogate character (NUL, C1 "
-    "controls, zero-width spaces, bidi overrides…), except the zero-width joiner inside an emoji. Two names "
-    "equal once cleaned, ignoring case and compatibility forms, are the same player: refused. "
-    "A sheet keeps the cleaned names; the scoring endpoint answers with the names as sent."
-)
+from scoring.games.numking_referee import ACTION_NAMES
 
 
 class CardSerializer(serializers.Serializer):
@@ -24,45 +15,6 @@ class CardSerializer(serializers.Serializer):
     value = serializers.IntegerField(min_value=0, max_value=16, required=False)
     name = serializers.CharField(required=False, help_text="Action name (kind=action).")
     visible = serializers.BooleanField(required=False, help_text="Num-X score cards only; never changes points.")
-
-
-class EntrySerializer(serializers.Serializer):
-    cards = CardSerializer(many=True, required=False, help_text="Games entered by cards (catalogue `entry`: cards).")
-    points = serializers.IntegerField(required=False, help_text="Points typed by hand instead of cards.")
-    numeric = serializers.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=102,
-        help_text="numx-malus, classic scoring only: numeric cards left, counted (with `specials`, instead of cards).",
-    )
-    specials = serializers.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=17,
-        help_text="numx-malus, classic scoring only: special and action cards left, counted.",
-    )
-    bid = serializers.IntegerField(required=False, min_value=0, help_text="Bid-and-tricks games (`entry`: bid_tricks).")
-    tricks = serializers.IntegerField(required=False, min_value=0, help_text="Bid-and-tricks games.")
-    placed = serializers.IntegerField(required=False, min_value=0, help_text="A player's own result: cards placed.")
-    eliminated = serializers.BooleanField(required=False, help_text="A player's own result: eliminated.")
-
-
-class RoundSerializer(serializers.Serializer):
-    number = serializers.IntegerField(
-        required=False, min_value=1, help_text="Adding: the round you mean to add (409 if another client added it)."
-    )
-    entries = serializers.DictField(child=EntrySerializer(), required=False, help_text="Player name → entry.")
-    declarer = serializers.CharField(
-        required=False, allow_null=True, help_text="Games with a declarer: who declared the round's end."
-    )
-    cards = serializers.IntegerField(required=False, help_text="Bid-and-tricks games: cards dealt (a check).")
-    placed = serializers.IntegerField(required=False, help_text="The table's one result: cards it placed.")
-
-
-class ScoreRequestSerializer(serializers.Serializer):
-    players = serializers.ListField(child=serializers.CharField(max_length=40), help_text=NAMES_RULE)
-    options = serializers.DictField(required=False, allow_null=True, help_text="null counts as no option.")
-    rounds = RoundSerializer(many=True, required=False, allow_null=True, help_text="Absent or null: no round yet.")
 
 
 class DetailSerializer(serializers.Serializer):
@@ -83,6 +35,25 @@ class TeamSerializer(serializers.Serializer):
     total = serializers.IntegerField()
 
 
+class PlaceSerializer(serializers.Serializer):
+    place = serializers.IntegerField(help_text="1 first; sides with equal totals share a place.")
+    place_text = serializers.CharField(help_text='The place in words: "1er", "2e ex æquo"; "1st", "2nd, tied".')
+    side = serializers.CharField(help_text="A player, or a team when teams are played.")
+    members = serializers.ListField(child=serializers.CharField())
+    total = serializers.IntegerField()
+    gap = serializers.IntegerField(help_text="Points behind the winner (0 for the winners).")
+    gap_text = serializers.CharField(help_text='"5 points d\'écart" / "5 points behind", empty for the winners.')
+
+
+class RankingSerializer(serializers.Serializer):
+    places = PlaceSerializer(many=True)
+    decided = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="How the winner was decided (the rule and the margin, a tie-break, a shared win) and the "
+        "bonuses that counted, in the request's language.",
+    )
+
+
 class ResultSerializer(serializers.Serializer):
     rounds = ResultRoundSerializer(many=True)
     bonuses = serializers.DictField(child=serializers.IntegerField())
@@ -93,6 +64,11 @@ class ResultSerializer(serializers.Serializer):
     options = serializers.DictField()
     next_round = serializers.DictField(allow_null=True)
     summary = serializers.DictField(required=False)
+    ranking = RankingSerializer(
+        allow_null=True,
+        help_text="How a finished game ended (null until then, and for a session): its places and how the winner "
+        "was decided.",
+    )
 
 
 class ErrorItemSerializer(serializers.Serializer):
@@ -121,45 +97,10 @@ class GameSerializer(serializers.Serializer):
     cards = serializers.DictField()
     entry = serializers.CharField()
     summary = serializers.CharField()
-
-
-class TrickCardSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=KINDS, help_text="`family`: the extra colour family (`extra_family`).")
-    value = serializers.IntegerField(
-        min_value=VALUES[0], max_value=VALUES[1], required=False, help_text="rainbow, shadow, family: the value."
-    )
-    name = serializers.ChoiceField(choices=ACTION_NAMES, required=False, help_text="kind=action: the action.")
-
-    def get_fields(self):
-        fields = super().get_fields()
-        # "as" is a Python keyword: the field cannot be declared as an attribute.
-        fields["as"] = serializers.ChoiceField(
-            choices=NUMX_VALUES, required=False, help_text="kind=numx (required): the value declared when it is played."
-        )
-        return fields
-
-
-class TrickPlaySerializer(serializers.Serializer):
-    player = serializers.CharField(help_text="One of `players`.")
-    card = TrickCardSerializer()
-
-
-class TrickRequestSerializer(serializers.Serializer):
-    players = serializers.ListField(
-        child=serializers.CharField(max_length=40),
-        help_text="The game's players: their number decides Quantique's parity. " + NAMES_RULE,
-    )
-    options = serializers.DictField(
-        required=False,
-        allow_null=True,
-        help_text="The game's options, checked as for scoring: `extra_family` (7 players or more) allows `family` cards.",
-    )
-    plays = TrickPlaySerializer(many=True, help_text="One card per player, each player once, in the order played.")
-    played = TrickCardSerializer(
-        many=True,
-        required=False,
-        allow_null=True,
-        help_text="The cards of the round's earlier tricks: a card played again is refused. Absent or null: none.",
+    round_noun = serializers.DictField(
+        child=serializers.CharField(),
+        help_text='What one row of a sheet is called, singular and plural: {"one": "manche", "other": "manches"} '
+        '(a session of the cooperative game counts "parties").',
     )
 
 
@@ -180,16 +121,6 @@ class TrickSerializer(serializers.Serializer):
     )
 
 
-class SheetCreateSerializer(serializers.Serializer):
-    game = serializers.ChoiceField(choices=(), help_text="A game's slug (the catalogue's).")
-    players = serializers.ListField(child=serializers.CharField(max_length=40), help_text=NAMES_RULE)
-    options = serializers.DictField(required=False, allow_null=True, help_text="null counts as no option.")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["game"].choices = list(GAMES)  # the registry as it is, games added after import too
-
-
 class DraftSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="The round being entered (the next one).")
     entries = serializers.DictField(
@@ -204,18 +135,6 @@ class DraftSerializer(serializers.Serializer):
     )
     entered = serializers.ListField(child=serializers.CharField(), help_text="The players whose entry is complete.")
     version = serializers.IntegerField(help_text="The sheet's version (its ETag).")
-
-
-class DraftWriteSerializer(serializers.Serializer):
-    entries = serializers.DictField(child=EntrySerializer(), required=False, help_text="Player name → entry.")
-    fields = serializers.DictField(
-        required=False, help_text="Round-level fields (Num King: `cards`, `tricks_played`); see the read shape."
-    )
-    number = serializers.IntegerField(min_value=1, required=False, help_text="The round this is meant for.")
-
-
-class DraftEntrySerializer(EntrySerializer):
-    number = serializers.IntegerField(min_value=1, required=False, help_text="The round this entry is meant for.")
 
 
 class SheetSerializer(ResultSerializer):

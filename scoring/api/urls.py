@@ -13,6 +13,7 @@ urlpatterns = [
     path("sheets/<sheet:sheet_id>/rounds/", views.RoundListView.as_view(), name="api-rounds"),
     path("sheets/<sheet:sheet_id>/rounds/<num:number>/", views.RoundDetailView.as_view(), name="api-round"),
     path("sheets/<sheet:sheet_id>/draft/", views.DraftView.as_view(), name="api-draft"),
+    path("sheets/<sheet:sheet_id>/draft/tricks/<num:n>/", views.DraftTrickView.as_view(), name="api-draft-trick"),
     path("sheets/<sheet:sheet_id>/draft/entries/<str:player>/", views.DraftEntryView.as_view(), name="api-draft-entry"),
     path("sheets/<sheet:sheet_id>/events/", events.sheet_events, name="api-events"),
     path("sheets/<sheet:sheet_id>/rematch/", views.RematchView.as_view(), name="api-rematch"),

@@ -17,8 +17,20 @@ from numapp.ratelimit import ClientRateThrottle as ScopedRateThrottle
 from scoring import services
 from scoring.access import EDITOR, check_csrf, get_sheet, my_sheets, owner_key, seat_of
 from scoring.api import serializers as s
-from scoring.api.inputs import DraftBody, DraftEntryBody, RoundAddBody, ScoreBody, SheetBody, TrickBody, parsed
+from scoring.api import shapes
+from scoring.api.inputs import (
+    DraftBody,
+    DraftEntryBody,
+    DraftTrickBody,
+    RoundAddBody,
+    ScoreBody,
+    SheetBody,
+    TrickBody,
+    parsed,
+)
 from scoring.api.payloads import sheet_payload, sheet_summary
+from scoring.api.schema import GameSchema, TrickSchema
+from scoring.exceptions import PreconditionRequired
 from scoring.games import GAMES
 
 # Each game's example request, its engine's (shown in the OpenAPI schema).
@@ -26,7 +38,7 @@ EXAMPLES = {slug: game.api_example for slug, game in GAMES.items() if game.api_e
 # The games with a trick referee, and their example tricks.
 REFEREES = {slug: game.trick_example for slug, game in GAMES.items() if game.referee}
 
-ERRORS = {400: s.ErrorSerializer, 404: s.ErrorSerializer}
+ERRORS = {400: s.ErrorSerializer, 404: s.ErrorSerializer, 413: s.ErrorSerializer}
 EDIT_TOKEN = OpenApiParameter(
     "X-Edit-Token",
     str,
@@ -47,17 +59,31 @@ IF_MATCH = OpenApiParameter(
     str,
     OpenApiParameter.HEADER,
     required=False,
+    pattern=r'^[ \t]*(\*|(W/)?"[0-9]{1,9}"|[0-9]{1,9})?[ \t]*$',
     description=(
         'The version the write is meant for: the sheet\'s ETag (`"3"`; `W/"3"` and `3` too). '
-        "Another version: 412. `*` or no header: any version. Anything else: 400."
+        "Another version: 412. `*`, an empty value or no header: any version. Anything else: 400."
     ),
+)
+# A write two phones may make at once (a trick of the hand): the version is required (428 without it).
+IF_MATCH_REQUIRED = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=True,
+    pattern=r'^[ \t]*((W/)?"[0-9]{1,9}"|[0-9]{1,9})[ \t]*$',
+    description='The version the round in progress was read at: the sheet\'s ETag (`"3"`). Another version: 412.',
 )
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     str,
     OpenApiParameter.HEADER,
     required=False,
-    description="Any key of yours for this write (e.g. a UUID): 1 to 100 printable ASCII characters.",
+    pattern=r"^[ \t]*([!-~]([ -~]{0,98}[!-~])?)?[ \t]*$",
+    description=(
+        "Any key of yours for this write (e.g. a UUID): 1 to 100 printable ASCII characters, spaces around "
+        "ignored; an empty value: no key."
+    ),
 )
 
 
@@ -120,16 +146,25 @@ class GameListView(APIView):
         return Response([game.describe(lang) for game in GAMES.values()])
 
 
+def _json(schema: dict) -> dict:
+    """Return a request body's documentation: its JSON Schema (scoring/api/shapes.py)."""
+    return {"application/json": schema}
+
+
 class ScoreView(APIView):
+    schema = GameSchema()
+    game = None  # the schema's operation for one game (scoring/api/schema.py)
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "score"
+
+    @staticmethod
+    def games():
+        return list(GAMES)
 
     @extend_schema(
         summary="Score a game without saving it",
         description="No login, nothing stored. The same engine scores saved sheets.",
-        request=s.ScoreRequestSerializer,
         responses={200: s.ResultSerializer, **ERRORS},
-        parameters=[OpenApiParameter("slug", str, OpenApiParameter.PATH, enum=list(GAMES))],
         examples=[OpenApiExample(slug, value=body, request_only=True) for slug, body in EXAMPLES.items()],
     )
     def post(self, request, slug):
@@ -142,8 +177,14 @@ class ScoreView(APIView):
 
 
 class TrickView(APIView):
+    schema = TrickSchema()
+    game = None
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "score"
+
+    @staticmethod
+    def games():
+        return list(REFEREES)
 
     @extend_schema(
         summary="Who takes the trick (the Num King referee)",
@@ -153,9 +194,7 @@ class TrickView(APIView):
             "who leads the next trick, each step explained in `details`. `played` lists the round's earlier "
             "cards so that a card played twice in a round is refused."
         ),
-        request=s.TrickRequestSerializer,
         responses={200: s.TrickSerializer, **ERRORS},
-        parameters=[OpenApiParameter("slug", str, OpenApiParameter.PATH, enum=list(REFEREES))],
         examples=[OpenApiExample(slug, value=body, request_only=True) for slug, body in REFEREES.items()],
     )
     def post(self, request, slug):
@@ -186,7 +225,7 @@ class SheetListView(APIView):
             "and `share_url` (read-only link). A browser session that creates a sheet may "
             "also write to it. An anonymous sheet is kept 48 hours after its last change (`expires_at`)."
         ),
-        request=s.SheetCreateSerializer,
+        request=_json(shapes.sheet_create_request()),
         responses={201: s.SheetSerializer, **ERRORS},
         examples=[
             OpenApiExample(
@@ -241,11 +280,10 @@ class RoundListView(APIView):
             IDEMPOTENCY_KEY,
             IF_MATCH,
         ],
-        request=s.RoundSerializer,
+        request=_json(shapes.round_request()),
         responses={
             201: s.SheetSerializer,
-            400: s.ErrorSerializer,
-            404: s.ErrorSerializer,
+            **ERRORS,
             409: s.ErrorSerializer,
             412: s.ErrorSerializer,
             422: s.ErrorSerializer,
@@ -281,8 +319,8 @@ class RoundDetailView(APIView):
 
     @extend_schema(
         summary="Replace a round",
-        request=s.RoundSerializer,
-        responses={200: s.SheetSerializer, 400: s.ErrorSerializer, 404: s.ErrorSerializer, 412: s.ErrorSerializer},
+        request=_json(shapes.round_replace_request()),
+        responses={200: s.SheetSerializer, **ERRORS, 412: s.ErrorSerializer},
         parameters=[EDIT_TOKEN, IF_MATCH],
     )
     def put(self, request, sheet_id, number):
@@ -368,11 +406,10 @@ class DraftView(APIView):
             "it goes. Send `If-Match` with the version the round in progress was read at to refuse a "
             "stale write (412): another phone's entry is never overwritten unseen."
         ),
-        request=s.DraftWriteSerializer,
+        request=_json(shapes.draft_request()),
         responses={
             200: s.DraftSerializer,
-            400: s.ErrorSerializer,
-            404: s.ErrorSerializer,
+            **ERRORS,
             409: s.ErrorSerializer,
             412: s.ErrorSerializer,
         },
@@ -406,6 +443,51 @@ class DraftView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class DraftTrickView(APIView):
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "round_write"
+
+    @extend_schema(
+        summary="Store one trick of the hand in the round in progress (Num King's referee)",
+        description=(
+            "Trick `n` (from 1) of `fields.tricks_played`: the next one, or one stored already (a "
+            'correction). The body is the trick, `{"leader", "plays"}` as stored, with `number`, the '
+            "round it is meant for (409 `round_saved` if that round was saved meanwhile). The editor, "
+            "or any player of the sheet with their own seat token (`X-Seat-Token`): the hand is the "
+            "table's, shared by every phone; nothing else of the round in progress changes, except "
+            "each player's `tricks` that the hand's last trick fills. `If-Match` is required (428 "
+            "without it): another phone's write since the round in progress was read answers 412, "
+            "nothing stored."
+        ),
+        request=_json(shapes.draft_trick_request()),
+        responses={
+            200: s.DraftSerializer,
+            400: s.ErrorSerializer,
+            404: s.ErrorSerializer,
+            409: s.ErrorSerializer,
+            412: s.ErrorSerializer,
+            428: s.ErrorSerializer,
+        },
+        parameters=[EDIT_TOKEN, SEAT_TOKEN, IF_MATCH_REQUIRED],
+    )
+    def put(self, request, sheet_id, n):
+        sheet, role = get_sheet(request, sheet_id, write=False)
+        if role != EDITOR and seat_of(request, sheet) is None:
+            raise Http404  # a share link, a stranger: as if it did not exist
+        if not sheet.engine.referee or n < 1:
+            raise Http404
+        body = parsed(DraftTrickBody, request.data)
+        version = _if_match(request)
+        if version is None:
+            raise PreconditionRequired()
+        check_csrf(request)
+        trick = {"leader": body.get("leader"), "plays": body.get("plays")}
+        sheet = services.draft_trick_put(
+            sheet=sheet, index=n - 1, trick=trick, lang=request_lang(), number=body.get("number"), if_version=version
+        )
+        return _draft_response(sheet)
+
+
 class DraftEntryView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "round_write"
@@ -417,8 +499,8 @@ class DraftEntryView(APIView):
             'entry (`{"bid": 2}`, `{"cards": [...]}`…), with `number`, the round it is meant for: '
             "if that round was saved meanwhile, 409 `round_saved`."
         ),
-        request=s.DraftEntrySerializer,
-        responses={200: s.DraftSerializer, 400: s.ErrorSerializer, 404: s.ErrorSerializer, 409: s.ErrorSerializer},
+        request=_json(shapes.draft_entry_request()),
+        responses={200: s.DraftSerializer, **ERRORS, 409: s.ErrorSerializer},
         parameters=[EDIT_TOKEN, SEAT_TOKEN],
     )
     def put(self, request, sheet_id, player):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from . import names as _names
-from .i18n import card_picker, pick, t
+from .i18n import card_picker, ordinal, pick, t
 from .names import MAX_NAME, NameRefused, clean_name, name_key, names_are_kept
 
 MAX_ROUNDS_PER_REQUEST = 500  # rounds one call of the engine scores: bounds the work of one request
@@ -366,6 +366,15 @@ class Game:
     options_spec = ()  # Option instances, "mode" first
     summary: ClassVar[dict] = {"fr": "", "en": ""}
     card_kinds = ()
+    # The decks a hand of cards is read with ({"cards": [...]} entries); none: the game takes no cards.
+    decks: ClassVar[tuple] = ()
+    # The JSON Schema of each entry field besides cards and points, and of each round-level
+    # field (``draft_fields``): what the API's schema says a request may hold (scoring/api/shapes.py).
+    # Bounds that depend on the options or the players are the engine's to check.
+    entry_field_schemas: ClassVar[dict] = {}
+    # Whether a round may come without entries (a mode where the table has one result).
+    entries_optional = False
+    round_field_schemas: ClassVar[dict] = {}
     card_actions = ()
     card_values = VALUES  # (lowest, highest) value of a numeric card: the picker's rows
     # An example request of the score endpoint: {"players", "options", "rounds"} (the API documentation shows it).
@@ -379,6 +388,13 @@ class Game:
     declarer_question: ClassVar[dict | None] = None
     # Bonuses added to the totals get a row of their own under the rounds.
     has_bonus_row = False
+    # What one row of a sheet is, singular and plural, in each language: a round of the game,
+    # or a game of a session. The pages, the scripts and the messages say it with this noun
+    # (the French phrases around it take a feminine noun: « la manche 3 », « la partie 3 »).
+    round_noun: ClassVar[dict] = {"fr": ("manche", "manches"), "en": ("round", "rounds")}
+    # The detail rules that a round's cell marks, by kind ("penalty", "bonus", "tiebreak"): a number
+    # that carries one says so in the cell itself, not only in its explanation.
+    detail_marks: ClassVar[dict] = {}
 
     # The options a preview of one round alone sets (the entry form scores the round being typed).
     preview_options: ClassVar[dict] = {}
@@ -531,6 +547,92 @@ class Game:
         """
         return []
 
+    # -- words and marks ------------------------------------------------------
+
+    def round_words(self, lang="fr") -> dict:
+        """Return the noun of one row of a sheet in ``lang``: {"one": "manche", "other": "manches"}."""
+        one, other = pick(self.round_noun, lang)
+        return {"one": one, "other": other}
+
+    def cell_marks(self, details, lang="fr") -> list:
+        """Return the marks of a round's cell from its detail lines: [{"kind", "label", "text"}], one per line marked.
+
+        ``label`` names the kind ("pénalité"), ``text`` is the line it marks (the cell's accessible name says both).
+        """
+        marks = []
+        for line in details or ():
+            kind = self.detail_marks.get(line.get("rule"))
+            if kind:
+                marks.append({"kind": kind, "label": t(f"mark.{kind}", lang), "text": line.get("text", "")})
+        return marks
+
+    # -- a finished game's ranking -----------------------------------------------
+
+    def ranking(self, result, lang="fr"):
+        """Return how a finished game ended: {"places": [...], "decided": [lines]}, or None (not finished, a session).
+
+        Each place is {"place", "place_text" ("1er", "2e ex æquo"), "side" (a player or a
+        team), "members", "total", "gap" (points behind the winner), "gap_text"}: the winners
+        first (a tie-break may have decided among equal totals), then the others by total,
+        best first, equal totals sharing a place. ``decided`` says how the winner was
+        decided (the winning rule and the margin, a tie-break, a shared win) and the
+        bonuses that counted.
+        """
+        if not result.get("finished") or not self.rated:
+            return None
+        teams = result.get("teams")
+        if teams:
+            sides = {team: (list(v["members"]), v["total"]) for team, v in teams.items()}
+        else:
+            sides = {name: ([name], total) for name, total in result["totals"].items()}
+        winners = [w for w in result.get("winners", []) if w in sides]
+        sign = -1 if self.wins == "highest" else 1
+
+        def key(side):
+            return (0, 0) if side in winners else (1, sign * sides[side][1])
+
+        order = sorted(sides, key=key)
+        best = sides[winners[0]][1] if winners else None
+        keys = [key(side) for side in order]
+        places = []
+        for side, side_key in zip(order, keys):
+            place = 1 + sum(1 for other in keys if other < side_key)
+            shared = keys.count(side_key) > 1
+            gap = abs(sides[side][1] - best) if best is not None else 0
+            places.append(
+                {
+                    "place": place,
+                    "place_text": ordinal(place, lang, shared),
+                    "side": side,
+                    "members": sides[side][0],
+                    "total": sides[side][1],
+                    "gap": gap,
+                    "gap_text": t("rank.gap", lang, gap=gap) if gap else "",
+                }
+            )
+        return {"places": places, "decided": self._decided(result, sides, winners, places, lang)}
+
+    def _decided(self, result, sides, winners, places, lang):
+        """Return the lines saying how the winner was decided and which bonuses counted."""
+        lines = []
+        outcomes = [r["outcome"]["text"] for r in result.get("rounds", ()) if r.get("outcome")]
+        total = signed(sides[winners[0]][1]) if winners else ""
+        if outcomes and len(winners) == 1:
+            lines.append(t("rank.tiebreak", lang, total=total, outcome=outcomes[-1]))
+        elif len(winners) > 1:
+            lines.append(t("rank.shared", lang, total=total, names=", ".join(winners)))
+        elif winners:
+            others = [p for p in places if p["side"] not in winners]
+            if others:
+                second = [p["side"] for p in others if p["place"] == others[0]["place"]]
+                rule = t(f"rank.rule.{self.wins}", lang)
+                gap = others[0]["gap"]
+                lines.append(t("rank.won", lang, rule=rule, winner=winners[0], gap=gap, second=", ".join(second)))
+        for name, details in (result.get("bonus_details") or {}).items():
+            if result.get("bonuses", {}).get(name):
+                lines.extend(t("rank.bonus", lang, name=name, text=d["text"]) for d in details)
+        return lines
+
     # -- catalogue ---------------------------------------------------------
 
     def describe(self, lang="fr"):
@@ -546,6 +648,7 @@ class Game:
             "entry": self.entry,
             "cell": self.cell,
             "summary": pick(self.summary, lang),
+            "round_noun": self.round_words(lang),
         }
 
     def card_set(self, options):
@@ -696,6 +799,7 @@ class Game:
         result = self._score(players, opts, rounds, lang, problems)
         problems.raise_if_any()
         result["options"] = opts
+        result["ranking"] = self.ranking(result, lang)
         return result
 
     # -- the round in progress ------------------------------------------------
@@ -779,10 +883,6 @@ class Game:
         if wrong:
             raise ScoringError(wrong)
         return [p for p in players if p in entries and p not in incomplete]
-
-    def round_info(self, players, options, rounds):
-        """Return what the next round needs (None once the game is finished)."""
-        return self.score(players, options, rounds)["next_round"]
 
     # -- empty entries -----------------------------------------------------------
 

@@ -146,7 +146,21 @@ class Coop(Game):
     entry = "coop"
     cell = "coop"
     session = True
+    # A sheet is a session: each row is one game played.
+    round_noun: ClassVar[dict] = {"fr": ("partie", "parties"), "en": ("game", "games")}
     draft_fields = ("placed",)
+    entries_optional = True  # the cooperative mode: one result for the whole table
+    entry_field_schemas: ClassVar[dict] = {
+        "placed": {"type": "integer", "minimum": 0, "maximum": COLOUR_CARDS, "description": "Versus: cards placed."},
+        "eliminated": {"type": "boolean", "description": "Versus: eliminated."},
+    }
+    round_field_schemas: ClassVar[dict] = {
+        "placed": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Cooperative: the cards the table placed (at most the deck).",
+        }
+    }
     lone_empty_unusual = False  # in Adversaire a player may place nothing
 
     def entry_kind(self, options):
@@ -317,7 +331,7 @@ class Coop(Game):
             rnd = self._round_dict(rnd, path, {"entries", "placed"}, problems)
             if rnd is None:
                 continue
-            if rnd.get("entries"):
+            if rnd.get("entries") not in (None, {}):  # absent, null or empty: the table has one result
                 problems.add(f"{path}.entries", "entries_not_allowed")
             if "placed" not in rnd:
                 problems.add(f"{path}.placed", "field_required", name="placed")

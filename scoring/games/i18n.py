@@ -761,12 +761,56 @@ MESSAGES = {
         "fr": {"one": "{name} {count} victoire", "other": "{name} {count} victoires"},
         "en": {"one": "{name} {count} win", "other": "{name} {count} wins"},
     },
+    # --- a finished game's ranking (Game.ranking) ------------------------
+    "rank.gap": {
+        "fr": {"one": "{gap} point d'écart", "other": "{gap} points d'écart"},
+        "en": {"one": "{gap} point behind", "other": "{gap} points behind"},
+    },
+    # How a winner is decided by the totals: the rule ("rank.rule.highest", "rank.rule.lowest"), then the margin.
+    "rank.won": {
+        "fr": {
+            "one": "{rule} : {winner}, {gap} point devant {second}.",
+            "other": "{rule} : {winner}, {gap} points devant {second}.",
+        },
+        "en": {
+            "one": "{rule}: {winner}, {gap} point ahead of {second}.",
+            "other": "{rule}: {winner}, {gap} points ahead of {second}.",
+        },
+    },
+    "rank.rule.highest": {"fr": "Le plus haut total gagne", "en": "Highest total wins"},
+    "rank.rule.lowest": {"fr": "Le plus petit total gagne", "en": "Lowest total wins"},
+    "rank.shared": {
+        "fr": "Égalité au total ({total}) : {names} partagent la victoire.",
+        "en": "Equal totals ({total}): {names} share the win.",
+    },
+    "rank.tiebreak": {
+        "fr": "Égalité au total ({total}), décidée par la manche de départage : {outcome}.",
+        "en": "Equal totals ({total}), decided by the tie-break round: {outcome}.",
+    },
+    "rank.bonus": {
+        "fr": "Bonus de {name} : {text}",
+        "en": "{name}'s bonus: {text}",
+    },
+    # --- what a round's cell marks (Game.cell_marks) ---------------------
+    "mark.penalty": {"fr": "pénalité", "en": "penalty"},
+    "mark.bonus": {"fr": "bonus", "en": "bonus"},
+    "mark.tiebreak": {"fr": "départage", "en": "tie-break"},
 }
+
+
+def ordinal(n, lang="fr", shared=False):
+    """Return a place as words: "1er", "2e" ("2e ex æquo" when shared); "1st", "2nd" ("2nd, tied")."""
+    if lang == "en":
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix}" + (", tied" if shared else "")
+    return ("1er" if n == 1 else f"{n}e") + (" ex æquo" if shared else "")
 
 
 # Messages with plural forms: the parameter whose count picks the form (see `t`).
 PLURALS = {
     "session_players": "count",
+    "rank.gap": "gap",
+    "rank.won": "gap",
     "players_count": "count",
     "players_count_mode": "count",
     "team_size": "count",

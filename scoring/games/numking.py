@@ -20,7 +20,7 @@ from .base import (
     next_round,
     shown,
 )
-from .numking_referee import check_hand, check_trick, referee_cards, resolve, resolve_hand
+from .numking_referee import TRICK_SCHEMA, check_hand, check_trick, referee_cards, resolve, resolve_hand
 
 MODES = {
     "classic": {
@@ -172,6 +172,18 @@ class NumKing(Game):
     has_bonus_row = True  # the longest exact streak's bonus
     # The round in progress may hold the hand's tricks as the referee resolved them (tricks_played).
     draft_fields = ("cards", "tricks_played")
+    entry_field_schemas: ClassVar[dict] = {
+        "bid": {"type": "integer", "minimum": 0, "description": "At most the cards dealt."},
+        "tricks": {"type": "integer", "minimum": 0, "description": "At most the cards dealt."},
+    }
+    round_field_schemas: ClassVar[dict] = {
+        "cards": {"type": "integer", "minimum": 1, "description": "The cards dealt: the schedule's (a check)."},
+        "tricks_played": {
+            "type": "array",
+            "description": "The round in progress only: the hand's tricks, in the order played.",
+            "items": TRICK_SCHEMA,
+        },
+    }
     draft_only_fields = ("tricks_played",)
     public_entry_fields = ("bid",)
     lone_empty_unusual = False  # bidding 0 and taking nothing is part of the game

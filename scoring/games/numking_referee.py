@@ -16,6 +16,47 @@ KINDS = (*COLOURS, "numx", "action")
 ACTION_NAMES = ("flash", "flip", "quantique")
 VALUES = (1, 16)  # a colour card's values
 NUMX_VALUES = (0, 17)  # what a Num-X is declared to be worth when it is played
+
+# The same rules as JSON Schema, for the API's documentation (scoring/api/shapes.py): a colour
+# card with its value, a Num-X with the value it stands for, an action with its name.
+_NAME_SCHEMA = {"type": "string", "pattern": "^[^\\x00]*$"}
+CARD_SCHEMA = {
+    "oneOf": [
+        {
+            "type": "object",
+            "properties": {
+                "kind": {"enum": list(COLOURS)},
+                "value": {"type": "integer", "minimum": VALUES[0], "maximum": VALUES[1]},
+            },
+            "required": ["kind", "value"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"kind": {"enum": ["numx"]}, "as": {"type": "integer", "enum": list(NUMX_VALUES)}},
+            "required": ["kind", "as"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"kind": {"enum": ["action"]}, "name": {"enum": list(ACTION_NAMES)}},
+            "required": ["kind", "name"],
+            "additionalProperties": False,
+        },
+    ]
+}
+PLAY_SCHEMA = {
+    "type": "object",
+    "properties": {"player": _NAME_SCHEMA, "card": CARD_SCHEMA},
+    "required": ["player", "card"],
+    "additionalProperties": False,
+}
+TRICK_SCHEMA = {
+    "type": "object",
+    "properties": {"leader": _NAME_SCHEMA, "plays": {"type": "array", "items": PLAY_SCHEMA}},
+    "required": ["leader", "plays"],
+    "additionalProperties": False,
+}
 # The most cards a list may hold: the largest deck (52 cards, with the extra family).
 MAX_CARDS = 52
 

@@ -241,6 +241,23 @@ class NumWin(Game):
     declarer_question: ClassVar[dict] = {"fr": "Qui a annoncé « Num Win » ?", "en": "Who declared “Num Win”?"}
     preview_options: ClassVar[dict] = {"rounds": 1}  # the round alone, not round 1 of a longer game
     draft_fields = ("declarer",)
+    # Lowest wins: a failed call and a trapped Infini cost points, a lone Infini saves some;
+    # a tie-break round's hand decides without counting.
+    detail_marks: ClassVar[dict] = {
+        "declarer_failed": "penalty",
+        "infini_trap": "penalty",
+        "infini_many": "penalty",
+        "infini_alone": "bonus",
+        "tiebreak": "tiebreak",
+    }
+    round_field_schemas: ClassVar[dict] = {
+        "declarer": {
+            "type": "string",
+            "pattern": "^[^\\x00]*$",
+            "nullable": True,
+            "description": "Who declared; null: nobody.",
+        }
+    }
     modes: ClassVar[dict] = MODES
     options_spec = (
         Option("mode", "choice", {"fr": "Variante", "en": "Variant"}, "classic", MODES),
@@ -279,6 +296,7 @@ class NumWin(Game):
         ),
     }
     card_kinds = DECK.kinds
+    decks = (DECK,)
     card_actions = DECK.action_names
     # An example request of the score endpoint (the API documentation shows it).
     api_example: ClassVar[dict] = {
@@ -315,7 +333,7 @@ class NumWin(Game):
     def _check_options(self, players, opts, given, problems):
         if players is None:
             return
-        if opts["rounds"] is None and "rounds" not in given:
+        if opts["rounds"] is None:  # absent or null: one round per player
             opts["rounds"] = len(players)
         if opts["teams"] is not None:
             opts["teams"] = check_teams(players, opts["teams"], problems, size=2, count=2)

@@ -359,6 +359,8 @@ class NumX(Game):
     max_players = 8
     wins = "highest"
     entry = "cards"
+    # An X-Trem scores 100 at once.
+    detail_marks: ClassVar[dict] = {"xtrem": "bonus"}
     modes: ClassVar[dict] = MODES
     options_spec = (
         Option(
@@ -399,6 +401,7 @@ class NumX(Game):
         ),
     }
     card_kinds = FULL_DECK.kinds
+    decks = (FULL_DECK, FAMILY_DECK)
     card_actions = FULL_DECK.action_names
     # An example request of the score endpoint (the API documentation shows it).
     api_example: ClassVar[dict] = {

@@ -330,6 +330,16 @@ class NumXMalus(Game):
         ),
     }
     card_kinds = DECK.kinds
+    decks = (DECK,)
+    entry_field_schemas: ClassVar[dict] = {
+        field: {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": COUNT_LIMITS[field],
+            "description": "Classic scoring: cards left, counted.",
+        }
+        for field in COUNT_FIELDS
+    }
     card_actions = DECK.action_names
     # An example request of the score endpoint (the API documentation shows it).
     api_example: ClassVar[dict] = {

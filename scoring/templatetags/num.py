@@ -8,6 +8,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from numapp.i18n import plural_index, request_lang
 from numapp.release import release
 from scoring.qr import qr_svg
 from scoring.services import anonymous_keep_hours
@@ -45,8 +46,9 @@ def entry_summary(entry: dict) -> str:
     parts = []
     if "bid" in entry:
         parts.append(_("bid %(n)s") % {"n": entry["bid"]})
-    if "tricks" in entry:
-        parts.append(_("took %(n)s") % {"n": entry["tricks"]})
+    if isinstance(entry.get("tricks"), int):
+        n = entry["tricks"]
+        parts.append(ngettext("took %(n)d trick", "took %(n)d tricks", n) % {"n": n})
     if isinstance(entry.get("cards"), list):
         n = len(entry["cards"])
         parts.append(ngettext("%(n)d card", "%(n)d cards", n) % {"n": n})
@@ -56,10 +58,12 @@ def entry_summary(entry: dict) -> str:
             parts.append(ngettext("%(n)d numeric card", "%(n)d numeric cards", numeric) % {"n": numeric})
         if isinstance(specials, int):
             parts.append(ngettext("%(n)d special or action", "%(n)d specials and actions", specials) % {"n": specials})
-    if "points" in entry:
-        parts.append(_("%(n)s pts typed") % {"n": entry["points"]})
-    if "placed" in entry:
-        parts.append(_("%(n)s placed") % {"n": entry["placed"]})
+    if isinstance(entry.get("points"), int):
+        n = entry["points"]
+        parts.append(ngettext("%(n)s pt typed", "%(n)s pts typed", abs(n)) % {"n": num(n)})
+    if isinstance(entry.get("placed"), int):
+        n = entry["placed"]
+        parts.append(ngettext("%(n)d card placed", "%(n)d cards placed", n) % {"n": n})
     if entry.get("eliminated"):
         parts.append(_("eliminated"))
     return ", ".join(str(p) for p in parts)
@@ -72,11 +76,31 @@ def qr(url: str) -> str:
 
 
 @register.filter
+def num(points) -> str:
+    """Return a number of points as every page shows it: "−6" with a true minus sign (static/js/words.js says the same)."""
+    if not isinstance(points, int) or isinstance(points, bool):
+        return "" if points is None else str(points)
+    return f"−{-points}" if points < 0 else str(points)
+
+
+@register.filter
 def signed(points) -> str:
     """Return points with their sign, as a round's cell shows them: "+16", "−6", "0"."""
     if not isinstance(points, int):
         return ""
-    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+    return f"+{points}" if points > 0 else num(points)
+
+
+@register.filter
+def counted(count, noun: dict) -> str:
+    """Return a count with its noun in the catalogue's plural: ``{{ n|counted:game.round_noun }}`` → "3 parties"."""
+    return f"{count} {noun['other'] if plural_index(count) else noun['one']}"
+
+
+@register.filter
+def rows_of(sheet) -> str:
+    """Return how many rows a sheet has, named by its game: "3 manches", "1 partie"."""
+    return counted(sheet.round_count, sheet.engine.round_words(request_lang()))
 
 
 @register.simple_tag

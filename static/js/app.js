@@ -11,7 +11,10 @@ function setUpNewSheet(form) {
   const min = Number(form.dataset.min);
   const rows = $$(".player-row", form);
   const button = $("#add-player");
-  const known = JSON.parse(localStorage.getItem("num.names") || "[]");
+  // The names this browser's identity typed (static/js/device.js); an array is from before identities.
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem("num.names") || "null"); } catch (e) { kept = null; }
+  const known = Array.isArray(kept) ? kept : kept && window.NumDevice.mine(kept) && Array.isArray(kept.names) ? kept.names : [];
   const list = $("#known-names");
   // « Mes joueurs » come with the page (an account's); the names typed on this device are added, once each.
   const offered = new Set($$("option", list).map((o) => o.value));
@@ -22,9 +25,26 @@ function setUpNewSheet(form) {
     row.hidden = i >= shown;
     if (!$("input", row).value && i < known.length && lastFilled < 0) $("input", row).value = known[i];
   });
-  const refresh = () => { button.hidden = rows.every((r) => !r.hidden); };
+  // A list of the players' places (the first dealer) names the players as they are typed,
+  // one choice per name field shown; a place left unnamed keeps its "Player N".
+  const seatLists = $$("select.seat-choice", form);
+  const followNames = () => {
+    seatLists.forEach((select) => {
+      $$("option", select).forEach((option) => {
+        const row = rows[Number(option.value)];
+        if (!row) return;
+        const input = $("input", row);
+        option.textContent = input.value.trim() || input.placeholder;
+        option.hidden = row.hidden;
+        option.disabled = row.hidden;
+      });
+      if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = "0";
+    });
+  };
+  const refresh = () => { button.hidden = rows.every((r) => !r.hidden); followNames(); };
   button.hidden = false;
   refresh();
+  form.addEventListener("input", (ev) => { if (ev.target.name === "player") followNames(); });
   button.addEventListener("click", () => {
     const next = rows.find((r) => r.hidden);
     if (next) { next.hidden = false; $("input", next).focus(); }
@@ -32,7 +52,7 @@ function setUpNewSheet(form) {
   });
   form.addEventListener("submit", () => {
     const names = rows.map((r) => $("input", r).value.trim()).filter(Boolean);
-    localStorage.setItem("num.names", JSON.stringify(names));
+    try { localStorage.setItem("num.names", JSON.stringify(window.NumDevice.tagged({ names }))); } catch (e) { /* not kept */ }
   });
 }
 
@@ -47,6 +67,8 @@ function readTyped(text) {
   const chars = Array.from(t);
   return { error: looksInt ? "tooLarge" : "notNumber", shown: chars.length <= 20 ? t : `${chars.slice(0, 19).join("")}…` };
 }
+// A preview's points: "= −3 pts", "= 1 pt" (static/js/words.js: the pages' minus sign and plural rule).
+const pointsSaid = (n) => `= ${NumWords.number(n)} ${NumWords.plural(n, "pt", "pts")}`;
 const fill = (template, params) => template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? params[k] : m));
 
 // What is wrong with a hand's typed points before any scoring: unreadable, or typed beside picked
@@ -198,6 +220,7 @@ function setUpPicker(form) {
     });
   }
   let timer = null;
+  const scoreNewest = newestOnly(scoreRounds);
   function schedule() { clearTimeout(timer); timer = setTimeout(preview, 250); }
   // Nothing picked and nothing typed: no points to show yet.
   const isEmpty = (hand) => !state.get(hand.dataset.seat).cards.length && $(`#points-${hand.dataset.seat}`, hand).value.trim() === "";
@@ -214,7 +237,9 @@ function setUpPicker(form) {
       if (problem) { problems.set(hand, problem); round.entries[hand.dataset.name] = { cards: [] }; }
     });
     try {
-      const { ok, body } = await scoreRounds(game.slug, players, previewOptions(game, players), [round]);
+      const answer = await scoreNewest(game.slug, players, previewOptions(game, players), [round]);
+      if (!answer) return;
+      const { ok, body } = answer;
       hands.forEach((hand) => {
         const name = hand.dataset.name;
         const out = $(".live", hand);
@@ -223,7 +248,7 @@ function setUpPicker(form) {
           out.textContent = problems.get(hand).message;
           hand.classList.add("invalid");
         } else if (ok) {
-          out.textContent = isEmpty(hand) ? "" : `= ${body.rounds[0].points[name]} pts`;
+          out.textContent = isEmpty(hand) ? "" : pointsSaid(body.rounds[0].points[name]);
         } else {
           const mine = (body.errors || []).filter((e) => e.path.startsWith(`rounds[0].entries.${name}.`) || e.path === `rounds[0].entries.${name}`);
           out.textContent = mine.length ? mine[0].message : "";
@@ -319,19 +344,22 @@ function setUpCounts(form) {
   const game = JSON.parse(form.dataset.game);
   const rows = $$("fieldset.count-row", form);
   let timer = null;
+  const scoreNewest = newestOnly(scoreRounds);
   const schedule = () => { clearTimeout(timer); timer = setTimeout(preview, 200); };
   async function preview() {
     const entries = countEntries(form);
     // A player's own phone counts their cards alone: the others count as none.
     game.players.forEach((name) => { if (!(name in entries)) entries[name] = { numeric: 0, specials: 0 }; });
     try {
-      const { ok, body } = await scoreRounds(game.slug, game.players, previewOptions(game, game.players), [{ entries }]);
+      const answer = await scoreNewest(game.slug, game.players, previewOptions(game, game.players), [{ entries }]);
+      if (!answer) return;
+      const { ok, body } = answer;
       rows.forEach((row) => {
         const name = row.dataset.name;
         const out = $(".live", row);
         const mine = ok ? [] : (body.errors || []).filter((e) => e.path === `rounds[0].entries.${name}` || e.path.startsWith(`rounds[0].entries.${name}.`));
         row.classList.toggle("invalid", mine.length > 0);
-        out.textContent = ok ? `= ${body.rounds[0].points[name]} pts` : mine.length ? mine[0].message : "";
+        out.textContent = ok ? pointsSaid(body.rounds[0].points[name]) : mine.length ? mine[0].message : "";
       });
     } catch (e) { /* offline without the in-page engine: the round is checked when it is saved */ }
   }
@@ -339,6 +367,18 @@ function setUpCounts(form) {
   schedule();
   // The fields were written again (a draft restored, the entry cleared): score them afresh.
   return { reload: schedule };
+}
+
+// A live preview asks again at each change: an answer that arrives after a newer question's
+// answer is dropped (null), so the preview always shows the newest entry's points.
+function newestOnly(ask) {
+  let asked = 0;
+  return async (...args) => {
+    asked += 1;
+    const mine = asked;
+    const answer = await ask(...args);
+    return mine === asked ? answer : null;
+  };
 }
 
 // Score without saving: in the page when the Python engine is loaded (engine.js), else by the API.
@@ -485,10 +525,8 @@ document.documentElement.classList.add("js");
 
 document.addEventListener("DOMContentLoaded", () => {
   setUpMain(document);
-  // A tap outside an open detail pop-up closes it; a tap on a name cut short shows it whole.
+  // A tap outside an open detail pop-up closes it.
   document.addEventListener("click", (ev) => {
-    const head = ev.target.closest && ev.target.closest(".scores thead th");
-    if (head && head.querySelector(".pname")) head.classList.toggle("full");
     $$("details.cell[open]").forEach((d) => { if (!d.contains(ev.target)) d.open = false; });
   });
   // Close other open detail pop-ups when one opens.

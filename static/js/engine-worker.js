@@ -1,5 +1,5 @@
 // The in-page engine: Pyodide (CPython compiled to WebAssembly) runs the server's own
-// scoring/games modules, fetched from the server as they are (numapp/pwa.py's bundle), so
+// scoring/games modules, fetched from the server as they are (scoring/pwa.py's bundle), so
 // that there is one implementation of the rules. A module worker, started by engine.js:
 // the page stays responsive while the runtime loads and while it scores.
 //

@@ -16,15 +16,15 @@
     if (!lateEntry || number !== lateEntry.number + 1) { if (lateEntry && number > lateEntry.number + 1) lateEntry = null; return; }
     const status = $("#seat-status", form);
     const seat = form.dataset.seat;
-    status.textContent = say(`La manche ${lateEntry.number} a été enregistrée avant l'arrivée de votre saisie : elle n'est pas comptée.`,
-      `Round ${lateEntry.number} was saved before your entry arrived: it is not counted.`);
+    status.textContent = say(`La ${NumWords.noun().one} ${lateEntry.number} a été enregistrée avant l'arrivée de votre saisie : elle n'est pas comptée.`,
+      `${NumWords.row(lateEntry.number)} was saved before your entry arrived: it is not counted.`);
     const field = form.elements[`bid-${seat}`];
     if (lateEntry.bid === null || !field || field.type === "hidden") return;
     const bid = lateEntry.bid;
     const keep = document.createElement("button");
     keep.type = "button";
     keep.className = "ghost late-keep";
-    keep.textContent = say(`Annoncer ${bid} pour la manche ${number}`, `Bid ${bid} for round ${number}`);
+    keep.textContent = say(`Annoncer ${bid} pour la ${NumWords.noun().one} ${number}`, `Bid ${bid} for ${NumWords.noun().one} ${number}`);
     keep.addEventListener("click", () => { field.value = String(bid); lateEntry = null; form.requestSubmit(); });
     status.after(keep);
   }
@@ -202,8 +202,8 @@
       // What the phone last said of its own entry (« ✓ », an error) still holds for this round.
       if (status && said && said.textContent) { status.textContent = said.textContent; status.className = said.className; }
     } else if (status && oldNumber && Object.keys(typed).length && !lateEntry) {
-      status.textContent = say(`La manche ${oldNumber} a été enregistrée : ce que vous aviez saisi pour elle n'est pas compté.`,
-        `Round ${oldNumber} was saved: what you entered for it is not counted.`);
+      status.textContent = say(`La ${NumWords.noun().one} ${oldNumber} a été enregistrée : ce que vous aviez saisi pour elle n'est pas compté.`,
+        `${NumWords.row(oldNumber)} was saved: what you entered for it is not counted.`);
     }
     return Number(($("#board") || {}).dataset?.version || 0);
   }
@@ -215,5 +215,7 @@
     if (location.pathname.startsWith("/p/")) followSeat();
     else setUpSheetPage(root);
   }
-  window.NumPhones = { setUpPage };
+  // The page shown afresh as the server now has it: a player's own phone, or the sheet's (table.js).
+  const refresh = () => (location.pathname.startsWith("/p/") ? refreshSeat() : window.NumTable.refreshLive());
+  window.NumPhones = { setUpPage, refresh };
 })();

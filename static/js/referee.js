@@ -1,14 +1,17 @@
-// Num King's referee at the table, on the sheet's phone: « Qui remporte le pli ? ». The cards are
-// tapped as they are played, the leader's first; the last one resolves the trick (the in-page
-// engine when it is loaded, else POST /api/v1/games/numking/trick/) and stores it in the round in
-// progress (one PUT /api/v1/sheets/{id}/draft/ with If-Match), which every phone then shows. A
-// trick being tapped stays on this phone (localStorage) until it is whole and stored.
-// Loaded after app.js ($, $$, say). docs/api.md, « Num King's hand ».
+// Num King's referee at the table, on the sheet's phone and on each player's own phone (the seat
+// page): « Qui remporte le pli ? ». The cards are tapped as they are played, the leader's first;
+// the last one resolves the trick (the in-page engine when it is loaded, else POST
+// /api/v1/games/numking/trick/) and stores it in the round in progress (one PUT
+// /api/v1/sheets/{id}/draft/tricks/{n}/ with If-Match, with the seat's token on a player's phone),
+// which every phone then shows. A trick being tapped stays on this phone (localStorage) until it is
+// whole and stored. Loaded after app.js ($, $$, say) and phones.js (the page shown afresh).
+// docs/api.md, « Num King's hand ».
 "use strict";
 
 window.NumReferee = (() => {
   const PREFIX = "num.referee.";
   let sending = false;
+  let told = ""; // what the page said before it was shown afresh (another phone's write): said again there
   let redraw = null; // the referee on screen (a page shown afresh sets up a new one)
   let onOnline = null;
   window.addEventListener("online", () => { if (onOnline) onOnline(); });
@@ -19,6 +22,8 @@ window.NumReferee = (() => {
   function headers(extra = {}) {
     return { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": document.documentElement.lang, "X-CSRFToken": csrf(), ...extra };
   }
+  // The page as the server now has it: the sheet's phone's or the player's own (phones.js).
+  const refreshPage = () => window.NumPhones.refresh();
 
   // What this phone keeps of a sheet's rounds that are over: nothing.
   function sweep(sheetId, number) {
@@ -35,8 +40,9 @@ window.NumReferee = (() => {
     if (!box) return;
     let data;
     try { data = JSON.parse($("#referee-data", box).textContent); } catch (e) { return; }
-    const sheetId = (location.pathname.match(/^\/sheets\/([^/]+)\//) || [])[1] || "";
+    const sheetId = data.sheet;
     const storeKey = `${PREFIX}${sheetId}.${data.number}`;
+    const auth = data.auth || {}; // a player's own phone: their seat token
     sweep(sheetId, data.number);
     const players = data.players;
     const el = {
@@ -58,8 +64,10 @@ window.NumReferee = (() => {
     };
 
     let state = {};
+    // Only a trick this browser's identity tapped is taken back (static/js/device.js).
     try { state = JSON.parse(localStorage.getItem(storeKey) || "null") || {}; } catch (e) { state = {}; }
-    const save = () => { try { localStorage.setItem(storeKey, JSON.stringify(state)); } catch (e) { /* kept on screen */ } };
+    if (!window.NumDevice.mine(state)) state = {};
+    const save = () => { try { localStorage.setItem(storeKey, JSON.stringify(window.NumDevice.tagged(state))); } catch (e) { /* kept on screen */ } };
 
     const stored = () => (data.fields && Array.isArray(data.fields.tricks_played) ? data.fields.tricks_played : []);
     const editing = () => Number.isInteger(state.editing) && state.editing < stored().length;
@@ -233,42 +241,47 @@ window.NumReferee = (() => {
       }
     }
 
+    // Say why the hand on screen changed, and show it as the server has it now.
+    async function tell(text) {
+      showProblem(text);
+      told = text;
+      try { await refreshPage(); } finally { told = ""; }
+    }
+
     // The trick goes into the round in progress as the server has it now: a write of another
     // phone since this page was shown (412) is read again, never overwritten.
     async function store(i, trick) {
       for (let attempt = 0; attempt < 3; attempt += 1) {
         if (!editing() && stored().length !== i) {
-          showProblem(say("Un autre téléphone a enregistré ce pli entre-temps : voici la main à jour.", "Another phone stored this trick meanwhile: here is the hand as it now is."));
-          await window.NumTable.refreshLive();
+          await tell(say("Un autre téléphone a enregistré ce pli entre-temps : voici la main à jour.", "Another phone stored this trick meanwhile: here is the hand as it now is."));
           return;
         }
-        const tricks = stored().slice();
-        tricks[i] = trick;
         let resp;
         try {
-          resp = await fetch(data.urls.draft, {
+          resp = await fetch(`${data.urls.tricks}${i + 1}/`, {
             method: "PUT",
             credentials: "same-origin",
-            headers: headers({ "If-Match": `"${data.version}"` }),
-            body: JSON.stringify({ number: data.number, entries: data.entries, fields: { ...data.fields, tricks_played: tricks } }),
+            headers: headers({ ...auth, "If-Match": `"${data.version}"` }),
+            body: JSON.stringify({ number: data.number, ...trick }),
           });
         } catch (e) { waitNetwork(); return; }
         const body = await resp.json().catch(() => ({}));
         if (resp.ok) {
-          state = { open: true, leader: state.leader, last: state.last };
+          // The result on screen is this trick's until another phone writes (the page then shows theirs).
+          state = { open: true, leader: state.leader, last: { ...state.last, version: body.version } };
           save();
           if (window.NumLive) window.NumLive.shown(body.version);
-          await window.NumTable.refreshLive();
+          await refreshPage();
           return;
         }
         if (resp.status === 412) {
           let fresh = null;
           try {
-            const r = await fetch(data.urls.draft, { cache: "no-store", credentials: "same-origin", headers: { Accept: "application/json" } });
+            const r = await fetch(data.urls.draft, { cache: "no-store", credentials: "same-origin", headers: { ...auth, Accept: "application/json" } });
             fresh = r.ok ? await r.json() : null;
           } catch (e) { waitNetwork(); return; }
           if (!fresh || fresh.number !== data.number) break;
-          data = { ...data, entries: fresh.entries, fields: fresh.fields, version: fresh.version };
+          data = { ...data, fields: fresh.fields, version: fresh.version };
           continue;
         }
         if (resp.status === 409) break;
@@ -276,8 +289,7 @@ window.NumReferee = (() => {
         showProblem(say("Pli refusé :", "Trick refused:"), body.errors || [{ message: body.detail || String(resp.status) }]);
         return;
       }
-      showProblem(say("La feuille a changé sur un autre téléphone : voici la main à jour.", "The sheet changed on another phone: here is the hand as it now is."));
-      await window.NumTable.refreshLive();
+      await tell(say("La feuille a changé sur un autre téléphone : voici la main à jour.", "The sheet changed on another phone: here is the hand as it now is."));
     }
 
     // ---- set-up ----
@@ -305,7 +317,8 @@ window.NumReferee = (() => {
       el.title.scrollIntoView({ block: "nearest" });
     }));
     el.back.addEventListener("click", () => { state.editing = null; state.slots = null; save(); render(); });
-    if (state.last && state.last.result) showResult(state.last.number, state.last.result);
+    if (told) showProblem(told);
+    else if (state.last && state.last.result && state.last.version === data.version) showResult(state.last.number, state.last.result);
     redraw = render;
     render();
     // A whole trick that waited for the network goes now.

@@ -1,16 +1,22 @@
 // Num scores' service worker: the app opens, and the sheets this device has opened open
-// again, without network. Served at /sw.js by numapp/pwa.py, which writes `CONFIG` above
+// again, without network. Served at /sw.js by scoring/pwa.py, which writes `CONFIG` above
 // this file: { version, shell, offline: {fr, en}, static, pyodide, pyodideVersion, engine,
-// runtime (the engine's files), logout, manifest }. No inline script, no eval; nothing from another host.
+// runtime (the engine's files), manifest }. No inline script, no eval; nothing from another host.
 "use strict";
 
 const SHELL = `num-shell-${CONFIG.version}`;  // the app shell, fetched on install
 const STATIC = `num-static-${CONFIG.version}`;  // other static files, as they are asked for
 const PYODIDE = `num-pyodide-${CONFIG.pyodideVersion}`;  // the Python runtime: kept across deployments
 const ENGINE = `num-engine-${CONFIG.engine.replace(/^.*\/|\.json$/g, "")}`;  // the engines' source, by content hash
-const PAGES = "num-pages-1";  // pages this device opened: kept across deployments
+const PAGES = "num-pages-2";  // pages this device opened, each saying whom it was made for: kept across deployments
 const PREFS = "num-prefs-1";  // the manifest, and the language of the last page shown
 const LANG_KEY = "/offline/lang";
+// Whom the pages are made for (scoring/device.py): each page's answer names the identities its
+// browser holds; the last answer's are kept here. A kept page is shown only while the browser
+// still holds every identity it was made for, so a logout or an account deletion ends the
+// offline copies of that person's pages (and they are deleted).
+const DEVICE_KEY = "/offline/device";
+const DEVICE_HEADER = "X-Num-Device";
 const KEEP = [SHELL, STATIC, PYODIDE, ENGINE, PAGES, PREFS];
 const MAX_PAGES = 60;
 // On a network that answers slowly (a café's Wi-Fi), a kept copy is shown after this long;
@@ -64,11 +70,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.method !== "GET") {
-    // Never kept. Logging out forgets the pages this device kept for the account.
-    if (request.mode === "navigate" && url.pathname === CONFIG.logout) event.waitUntil(caches.delete(PAGES));
-    return;
-  }
+  if (request.method !== "GET") return;  // never kept
   if (request.mode === "navigate") {
     event.respondWith(navigate(event, url));
   } else if (url.pathname.startsWith(CONFIG.pyodide)) {
@@ -128,15 +130,19 @@ async function navigate(event, url) {
   const network = (async () => {
     const resp = (await event.preloadResponse) || (await fetch(event.request));
     if (kept && keepable(resp)) {
+      // Whom the browser is, then the copy (as refreshPage): a kept copy is one the worker can show.
       const copy = resp.clone();
-      event.waitUntil(keepPage(key, copy));
-    } else if (kept && (resp.status === 404 || resp.status === 410)) {
-      // The sheet is gone (deleted, expired, no longer this visitor's): so is its copy.
-      event.waitUntil(caches.open(PAGES).then((cache) => cache.delete(key)));
+      event.waitUntil(learn(resp).then(() => keepPage(key, copy)));
+    } else {
+      event.waitUntil(learn(resp));
+      if (kept && (resp.status === 404 || resp.status === 410)) {
+        // The sheet is gone (deleted, expired, no longer this visitor's): so is its copy.
+        event.waitUntil(caches.open(PAGES).then((cache) => cache.delete(key)));
+      }
     }
     return resp;
   })();
-  const copy = kept ? await caches.match(key, { cacheName: PAGES, ignoreVary: true }) : undefined;
+  const copy = kept ? await keptFor(key) : undefined;
   if (!copy) {
     try {
       return await network;
@@ -154,7 +160,10 @@ async function navigate(event, url) {
 
 async function refreshPage(event, url) {
   const resp = await fetch(event.request);
-  if (keepable(resp)) event.waitUntil(keepPage(url.origin + url.pathname, resp.clone()));
+  // Whom the browser now is is written before the copy is kept: a kept copy is always one
+  // the worker can show (keptFor), never one waiting for the identities it was made for.
+  const copy = keepable(resp) ? resp.clone() : undefined;
+  event.waitUntil(learn(resp).then(() => copy && keepPage(url.origin + url.pathname, copy)));
   return resp;
 }
 
@@ -165,6 +174,36 @@ async function keepPage(key, resp) {
   await cache.put(key, resp);
   const keys = await cache.keys();
   await Promise.all(keys.slice(0, Math.max(0, keys.length - MAX_PAGES)).map((k) => cache.delete(k)));
+}
+
+const idsOf = (value) => (value || "").split(" ").filter(Boolean);
+const madeFor = (resp) => idsOf(resp.headers.get(DEVICE_HEADER));
+
+async function held() {
+  const said = await caches.match(DEVICE_KEY, { cacheName: PREFS });
+  return said ? idsOf(await said.text()) : [];
+}
+
+// The copy of a page, if the browser still holds every identity it was made for.
+async function keptFor(key) {
+  const copy = await caches.match(key, { cacheName: PAGES, ignoreVary: true });
+  if (!copy) return undefined;
+  const now = await held();
+  return madeFor(copy).every((id) => now.includes(id)) ? copy : undefined;
+}
+
+// A page's answer says whom the browser now is: pages kept for an identity it no longer holds are deleted.
+async function learn(resp) {
+  if (!resp.headers.has(DEVICE_HEADER)) return;
+  const now = madeFor(resp);
+  const before = await held();
+  if (now.length === before.length && now.every((id) => before.includes(id))) return;
+  await (await caches.open(PREFS)).put(DEVICE_KEY, new Response(now.join(" ")));
+  const cache = await caches.open(PAGES);
+  for (const request of await cache.keys()) {
+    const copy = await cache.match(request);
+    if (copy && !madeFor(copy).every((id) => now.includes(id))) await cache.delete(request);
+  }
 }
 
 async function offlinePage() {
@@ -200,6 +239,7 @@ async function keep(what) {
   const url = new URL(what, self.location.href);
   if (url.origin !== self.location.origin || url.search || !PAGES_KEPT.some((re) => re.test(url.pathname))) return;
   const resp = await fetch(url.href, { credentials: "same-origin" });
+  await learn(resp);
   if (keepable(resp) && !resp.redirected) await keepPage(url.origin + url.pathname, resp);
 }
 

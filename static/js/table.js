@@ -9,8 +9,9 @@ window.NumTable = (() => {
   const qq = (sel, root = document) => Array.from(root.querySelectorAll(sel));
   const english = () => document.documentElement.lang === "en";
   const t = (fr, en) => (english() ? en : fr);
-  // French counts 0 and 1 as singular, English only 1.
-  const plural = (n, one, many, en = false) => ((en ? n === 1 : n <= 1) ? one : many);
+  // Counts, numbers and the game's own noun of a row (« manche », « partie »): static/js/words.js.
+  const { plural, number } = window.NumWords;
+  const noun = () => window.NumWords.noun().one;
 
   const DRAFT_PREFIX = "num.draft.";
   const DRAFT_DAYS = 30;
@@ -110,11 +111,12 @@ window.NumTable = (() => {
   function loadDraft(number) {
     try {
       const d = JSON.parse(localStorage.getItem(draftKey(number)) || "null");
-      return d && d.base === draftBase() ? d : null;
+      return d && d.base === draftBase() && window.NumDevice.mine(d) ? d : null;
     } catch (e) { return null; }
   }
+  // A draft is this browser's identity's (device.js): another person's is never put back.
   function storeDraft(d, number) {
-    try { localStorage.setItem(draftKey(number), JSON.stringify(d)); } catch (e) { /* storage full or off: the form still holds it */ }
+    try { localStorage.setItem(draftKey(number), JSON.stringify(window.NumDevice.tagged(d))); } catch (e) { /* storage full or off: the form still holds it */ }
   }
   function dropDraft(number) { try { localStorage.removeItem(draftKey(number)); } catch (e) { /* nothing kept */ } }
 
@@ -152,38 +154,9 @@ window.NumTable = (() => {
     } catch (e) { /* no storage */ }
   }
 
-  // ---- the outbox (IndexedDB, else localStorage) --------------------------------------
+  // ---- the outbox (static/js/device.js): this browser's identities' rounds only ----------
 
-  const Outbox = (() => {
-    let opening = null;
-    const LS = "num.outbox";
-    function db() {
-      if (!window.indexedDB) return Promise.reject(new Error("no IndexedDB"));
-      opening = opening || new Promise((resolve, reject) => {
-        const req = indexedDB.open("num-outbox", 1);
-        req.onupgradeneeded = () => req.result.createObjectStore("outbox", { keyPath: "key" });
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(req.error);
-      });
-      return opening;
-    }
-    function run(mode, work) {
-      return db().then((conn) => new Promise((resolve, reject) => {
-        const tx = conn.transaction("outbox", mode);
-        const req = work(tx.objectStore("outbox"));
-        tx.oncomplete = () => resolve(req ? req.result : undefined);
-        tx.onerror = () => reject(tx.error);
-      }));
-    }
-    const lsAll = () => { try { return JSON.parse(localStorage.getItem(LS) || "[]"); } catch (e) { return []; } };
-    const lsSave = (list) => localStorage.setItem(LS, JSON.stringify(list));
-    const sorted = (list) => list.sort((a, b) => (a.sheet === b.sheet ? a.number - b.number : a.created_at - b.created_at));
-    return {
-      all: () => run("readonly", (s) => s.getAll()).catch(() => lsAll()).then(sorted),
-      put: (entry) => run("readwrite", (s) => s.put(entry)).catch(() => lsSave([...lsAll().filter((e) => e.key !== entry.key), entry])),
-      remove: (key) => run("readwrite", (s) => s.delete(key)).catch(() => lsSave(lsAll().filter((e) => e.key !== key))),
-    };
-  })();
+  const Outbox = window.NumDevice.outbox;
 
   const waiting = (e) => e.state !== "refused";
   async function mine() { return data ? (await Outbox.all()).filter((e) => e.sheet === data.id) : []; }
@@ -249,8 +222,8 @@ window.NumTable = (() => {
           `Another phone also entered for ${names.join(", ")}: your entry is kept here, check it before saving.`));
       }
     } else if (typedNames.length && formNumber() !== before.number) {
-      liveNote(t(`La manche ${before.number} a été enregistrée sur un autre téléphone : ce que vous aviez saisi ici pour elle n'est pas compté.`,
-        `Round ${before.number} was saved on another phone: what you entered here for it is not counted.`));
+      liveNote(t(`La ${noun()} ${before.number} a été enregistrée sur un autre téléphone : ce que vous aviez saisi ici pour elle n'est pas compté.`,
+        `${window.NumWords.row(before.number)} was saved on another phone: what you entered here for it is not counted.`));
     }
   }
   function liveNote(text) {
@@ -457,7 +430,7 @@ window.NumTable = (() => {
     if (resp.ok) {
       dropDraft();
       // Said on the sheet once it is shown (the page replaces this one: no history entry).
-      try { sessionStorage.setItem("num.flash", t(`Manche ${data.editing} enregistrée.`, `Round ${data.editing} saved.`)); } catch (e) { /* not said */ }
+      try { sessionStorage.setItem("num.flash", t(`${window.NumWords.row(data.editing)} enregistrée.`, `${window.NumWords.row(data.editing)} saved.`)); } catch (e) { /* not said */ }
       location.replace(`${data.urls.page}#totals`);
       return;
     }
@@ -482,7 +455,7 @@ window.NumTable = (() => {
       return;
     }
     if (status === 404) { notice(t("Cette feuille n'existe plus.", "This sheet no longer exists.")); return; }
-    notice(message || t("Le serveur n'a pas pu enregistrer la manche. Votre saisie est gardée : réessayez.", "The server could not save the round. Your entry is kept: try again."));
+    notice(message || t(`Le serveur n'a pas pu enregistrer la ${noun()}. Votre saisie est gardée : réessayez.`, `The server could not save the ${noun()}. Your entry is kept: try again.`));
   }
 
   async function queue(entry, error = null) {
@@ -496,11 +469,32 @@ window.NumTable = (() => {
 
   // ---- pending rows --------------------------------------------------------------------
 
-  async function score(entries) {
-    const engine = window.NumEngine;
-    if (!engine || !engine.isReady || !engine.isReady()) return null;
+  // The waiting rounds scored with the stored ones by the in-page engine. Its last answer is
+  // kept on the device (localStorage `num.scored.<sheet>`) for the same stored version and the
+  // same waiting rounds: after a reload the page shows the same points, totals and next round
+  // at once, before the engine is running again (or when it cannot run).
+  const SCORED_PREFIX = "num.scored.";
+  function keptScore(basis) {
     try {
-      return await engine.score(data.game, data.players, data.options, [...data.rounds, ...entries.map((e) => e.body)], data.lang);
+      const kept = JSON.parse(localStorage.getItem(SCORED_PREFIX + data.id) || "null");
+      return kept && kept.basis === basis ? kept.result : null;
+    } catch (e) { return null; }
+  }
+  function keepScore(basis, result) {
+    const { rounds, totals, next_round: nextRound, finished, schedule } = result;
+    const kept = { rounds: rounds.map((r) => ({ points: r.points, tiebreak: Boolean(r.tiebreak) })), totals, next_round: nextRound, finished, schedule };
+    try { localStorage.setItem(SCORED_PREFIX + data.id, JSON.stringify({ basis, result: kept })); } catch (e) { /* storage full or off */ }
+  }
+  function dropScore() { try { localStorage.removeItem(SCORED_PREFIX + data.id); } catch (e) { /* nothing kept */ } }
+
+  async function score(entries) {
+    const basis = JSON.stringify([data.version, entries.map((e) => [e.key, e.number])]);
+    const engine = window.NumEngine;
+    if (!engine || !engine.isReady || !engine.isReady()) return keptScore(basis);
+    try {
+      const result = await engine.score(data.game, data.players, data.options, [...data.rounds, ...entries.map((e) => e.body)], data.lang);
+      keepScore(basis, result);
+      return result;
     } catch (err) {
       return { failed: (err && err.errors && err.errors[0] && err.errors[0].message) || String(err && err.message || err) };
     }
@@ -530,7 +524,7 @@ window.NumTable = (() => {
       td.colSpan = width;
       td.append(document.createElement("br"));
       [[t("Reprendre dans la saisie", "Load into the entry"), "primary", () => loadBack(entry)],
-        [t("Abandonner cette manche", "Discard this round"), "ghost", () => discard(entry)]].forEach(([label, cls, act]) => {
+        [t(`Abandonner cette ${noun()}`, `Discard this ${noun()}`), "ghost", () => discard(entry)]].forEach(([label, cls, act]) => {
         const b = document.createElement("button");
         b.type = "button";
         b.className = cls;
@@ -544,10 +538,10 @@ window.NumTable = (() => {
         const td = document.createElement("td");
         const pts = document.createElement("span");
         pts.className = "pts";
-        pts.textContent = points[name] === undefined ? "—" : String(points[name]);
+        pts.textContent = points[name] === undefined ? "—" : number(points[name]);
         const run = document.createElement("span");
         run.className = "run";
-        run.textContent = totals[name] === undefined ? "" : String(totals[name]);
+        run.textContent = totals[name] === undefined ? "" : number(totals[name]);
         td.append(pts, document.createElement("br"), run);
         tr.append(td);
       });
@@ -569,6 +563,7 @@ window.NumTable = (() => {
     const emptyRow = q("tr.empty-row", body);
     if (emptyRow) emptyRow.hidden = entries.length > 0;
     const wait = entries.filter(waiting);
+    if (!wait.length) dropScore();
     const result = wait.length ? await score(wait) : null;
     const scored = result && !result.failed ? result : null;
     const running = {};
@@ -589,7 +584,7 @@ window.NumTable = (() => {
       if (td.dataset.stored === undefined) td.dataset.stored = td.textContent;
       const name = data.players[i];
       const shown = scored && wait.length && scored.totals[name] !== undefined;
-      td.textContent = shown ? String(scored.totals[name]) : td.dataset.stored;
+      td.textContent = shown ? number(scored.totals[name]) : td.dataset.stored;
       td.classList.toggle("provisional", Boolean(shown));
     });
     const note = q("#outbox-note");
@@ -597,13 +592,13 @@ window.NumTable = (() => {
       note.hidden = !entries.length;
       const refusedCount = entries.length - wait.length;
       note.textContent = !entries.length ? "" : [
-        wait.length ? t(`⏳ ${wait.length} ${plural(wait.length, "manche", "manches")} en attente de réseau : envoi automatique au retour du réseau.`, `⏳ ${wait.length} ${plural(wait.length, "round", "rounds", true)} waiting for the network: sent as soon as it is back.`) : "",
-        refusedCount ? t(`⚠ ${refusedCount} ${plural(refusedCount, "manche refusée", "manches refusées")} : reprenez-la ou abandonnez-la.`, `⚠ ${refusedCount} ${plural(refusedCount, "round", "rounds", true)} refused: load it back or discard it.`) : "",
+        wait.length ? t(`⏳ ${window.NumWords.rows(wait.length)} en attente de réseau : envoi automatique au retour du réseau.`, `⏳ ${window.NumWords.rows(wait.length)} waiting for the network: sent as soon as it is back.`) : "",
+        refusedCount ? t(`⚠ ${window.NumWords.rows(refusedCount)} ${plural(refusedCount, "refusée", "refusées")} : reprenez-la ou abandonnez-la.`, `⚠ ${window.NumWords.rows(refusedCount)} refused: load it back or discard it.`) : "",
       ].filter(Boolean).join(" ");
     }
     if (form && document.contains(form)) {
       const next = Math.max(data.round_count, ...wait.map((e) => e.number)) + 1;
-      if (advance || next !== formNumber()) moveTo(next, scored ? scored.next_round : undefined, scored ? scored.finished : false, Boolean(scored));
+      if (advance || next !== formNumber() || scored) moveTo(next, scored ? scored.next_round : undefined, scored ? scored.finished : false, Boolean(scored));
     }
   }
 
@@ -614,7 +609,12 @@ window.NumTable = (() => {
     if (section) section.hidden = false;
     q("input[name=number]", form).value = String(number);
     const title = q("#entry h2");
-    if (title && !(nextRound && nextRound.tiebreak)) title.textContent = t(`Manche ${number}`, `Round ${number}`);
+    if (title && !(nextRound && nextRound.tiebreak)) {
+      // As the page's title says it (_round_title.html): "Manche 3/12 · 3 cartes".
+      const of = data.schedule && data.schedule.rounds ? `/${data.schedule.rounds}` : "";
+      const dealt = known && nextRound && nextRound.cards ? nextRound.cards : null;
+      title.textContent = `${window.NumWords.row(number)}${of}${dealt ? ` · ${dealt} ${plural(dealt, t("carte", "card"), t("cartes", "cards"))}` : ""}`;
+    }
     const box = q(".bidtricks", form);
     if (box) {
       // Cards dealt: the engine knows; without it, the server checks them when the round is sent.
@@ -624,7 +624,7 @@ window.NumTable = (() => {
       box.dataset.cards = hidden.value;
       qq(".bids input, .tricks input", box).forEach((i) => { if (hidden.value) i.max = hidden.value; else i.removeAttribute("max"); });
       const deal = q("#deal", form);
-      if (deal) deal.textContent = hidden.value ? t(`🃏 ${hidden.value} ${plural(Number(hidden.value), "carte", "cartes")} par joueur`, `🃏 ${hidden.value} ${plural(Number(hidden.value), "card", "cards", true)} per player`) : t("🃏 cartes distribuées : selon le programme de la partie", "🃏 cards dealt: as the game's schedule says");
+      if (deal) deal.textContent = hidden.value ? t(`🃏 ${hidden.value} ${plural(Number(hidden.value), "carte", "cartes")} par joueur`, `🃏 ${hidden.value} ${plural(Number(hidden.value), "card", "cards")} per player`) : t("🃏 cartes distribuées : selon le programme de la partie", "🃏 cards dealt: as the game's schedule says");
     }
     if (known && nextRound && nextRound.players && q("fieldset.hand", form)) {
       qq("fieldset.hand", form).forEach((hand) => { hand.hidden = !nextRound.players.includes(hand.dataset.name); });
@@ -653,7 +653,7 @@ window.NumTable = (() => {
 
   async function loadBack(entry) {
     if (!same(readFields(), initial)) {
-      notice(t("Enregistrez ou effacez d'abord la saisie en cours, puis reprenez la manche refusée.", "Save or clear the entry being typed first, then load the refused round."));
+      notice(t(`Enregistrez ou effacez d'abord la saisie en cours, puis reprenez la ${noun()} refusée.`, `Save or clear the entry being typed first, then load the refused ${noun()}.`));
       return;
     }
     await Outbox.remove(entry.key);
@@ -663,7 +663,7 @@ window.NumTable = (() => {
     saveDraft();
     const section = q("#entry");
     if (section) section.scrollIntoView({ block: "start" });
-    notice(entry.error && entry.error.message ? entry.error.message : t("Manche reprise dans la saisie.", "Round loaded into the entry."));
+    notice(entry.error && entry.error.message ? entry.error.message : t(`${window.NumWords.capital()} reprise dans la saisie.`, `${window.NumWords.capital()} loaded into the entry.`));
     flush();
   }
 
@@ -701,7 +701,7 @@ window.NumTable = (() => {
           left = true;
           if ([400, 404, 409, 412, 422].includes(resp.status)) {
             const why = resp.status === 409 || resp.status === 412
-              ? t(`Un autre téléphone a changé la feuille : la manche ${entry.number} n'a pas été ajoutée.`, `Another phone changed the sheet: round ${entry.number} was not added.`)
+              ? t(`Un autre téléphone a changé la feuille : la ${noun()} ${entry.number} n'a pas été ajoutée.`, `Another phone changed the sheet: ${noun()} ${entry.number} was not added.`)
               : resp.status === 404 ? t("Cette feuille n'existe plus (ou ce téléphone ne peut plus la modifier).", "This sheet no longer exists (or this phone may no longer change it).") : message;
             await Outbox.put({ ...entry, state: "refused", error: { status: resp.status, message: why, errors: body.errors || [] } });
             if (data && sheet === data.id) changedHere = true;

@@ -3,6 +3,7 @@
 import pytest
 
 from scoring.models import Round, Sheet
+from tests.api.sheets import create as create_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -14,9 +15,7 @@ def post(client, url, body, **headers):
 
 
 def create(client, options=None):
-    r = post(client, "/api/v1/sheets/", {"game": "numx-malus", "players": PLAYERS, "options": options or {}})
-    assert r.status_code == 201, r.content
-    sheet = r.json()
+    sheet = create_sheet("numx-malus", PLAYERS, options or {}, client=client)
     return sheet, f"/api/v1/sheets/{sheet['id']}/rounds/", {"HTTP_X_EDIT_TOKEN": sheet["edit_token"]}
 
 

@@ -8,6 +8,7 @@ from django.test import Client
 
 from scoring import services
 from scoring.models import Round, Sheet
+from tests.api.sheets import create
 
 pytestmark = pytest.mark.django_db
 needs_postgres = pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers need PostgreSQL")
@@ -15,12 +16,7 @@ KING = ["Léa", "Marc", "Nina"]
 
 
 def make(game="numking", players=KING, options=None):
-    api = Client()
-    r = api.post(
-        "/api/v1/sheets/", {"game": game, "players": players, "options": options or {}}, content_type="application/json"
-    )
-    assert r.status_code == 201, r.content
-    return r.json()
+    return create(game, players, options or {})
 
 
 def url(sheet, tail=""):
@@ -205,7 +201,7 @@ def test_it_tells_a_late_player_their_round_was_saved():
     late = put_entry(sheet, "B", {"placed": 6, "number": 1}, token=token, lang="en")
     assert late.status_code == 409
     assert late.json()["errors"][0]["code"] == "round_saved"
-    assert "Round 1 was saved" in late.json()["errors"][0]["message"]
+    assert "Game 1 was saved" in late.json()["errors"][0]["message"]  # a session's rows are games
     assert read(sheet)["entries"] == {}
     # The player chooses to keep it for the next round.
     assert put_entry(sheet, "B", {"placed": 6, "number": 2}, token=token).status_code == 200
@@ -272,3 +268,15 @@ def test_it_lets_a_bid_change_until_that_players_tricks_are_in():
     assert "plis" in r.json()["errors"][0]["message"]
     assert put_entry(sheet, "Léa", {"bid": 1, "tricks": 0}, token=token).status_code == 200  # tricks may change
     assert read(sheet)["entries"] == {"Léa": {"bid": 1, "tricks": 0}}
+
+
+def test_it_empties_the_round_in_progress_of_a_finished_game():
+    # An empty round in progress is never wrong: it was a 400 "too many rounds" once the game was over.
+    sheet = make("numx", ["A", "B"], {"mode": "speedrun"})  # one round
+    rounds = f"/api/v1/sheets/{sheet['id']}/rounds/"
+    played = {"entries": {"A": {"points": 5}, "B": {"points": 0}}}
+    done = Client().post(rounds, played, content_type="application/json", **edit_headers(sheet))
+    assert done.status_code == 201 and done.json()["finished"] is True, done.content
+    r = Client().delete(url(sheet), **edit_headers(sheet))
+    assert r.status_code == 204, r.content
+    assert read(sheet)["entries"] == {}

@@ -6,17 +6,14 @@ from django.test import Client
 
 from scoring.games import GAMES
 from scoring.models import Round, Sheet
+from tests.api.sheets import create
 from tests.games.test_numking_tricks_played import BIDS, HAND, OPTIONS, PAIR, TABLE, R, S, trick
 
 pytestmark = pytest.mark.django_db
 
 
 def make():
-    r = Client().post(
-        "/api/v1/sheets/", {"game": "numking", "players": TABLE, "options": OPTIONS}, content_type="application/json"
-    )
-    assert r.status_code == 201, r.content
-    return r.json()
+    return create("numking", TABLE, OPTIONS)
 
 
 def put(sheet, body, *, version=None, lang="fr"):

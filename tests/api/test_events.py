@@ -1,5 +1,7 @@
 """The live table's event stream, served by uvicorn: who may listen, what each hears, resume, commits only."""
 
+import time
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -7,6 +9,7 @@ from django.test import Client
 
 from scoring import live, services
 from scoring.models import Sheet
+from tests.api.sheets import create
 from tests.sse import Stream
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout_sensitive]
@@ -14,9 +17,7 @@ KING = ["Léa", "Marc", "Nina"]
 
 
 def make(players=KING, game="numking"):
-    r = Client().post("/api/v1/sheets/", {"game": game, "players": players}, content_type="application/json")
-    assert r.status_code == 201, r.content
-    return r.json()
+    return create(game, players)
 
 
 def share_token(sheet):
@@ -89,6 +90,18 @@ def test_the_editor_hears_the_current_version_then_each_committed_change(stream_
     saved = s.sheet()
     assert saved["version"] == 3 and saved["rounds"] == 1
     assert saved["draft"] == {"number": 2, "entries": {}, "fields": {}, "entered": []}
+
+
+def test_an_announced_change_carries_its_commit_time(stream_of):
+    sheet = make()
+    s = stream_of(sheet, headers={"X-Edit-Token": sheet["edit_token"]})
+    assert "at" not in s.sheet()  # the state on connect is no announcement
+    before = time.time()
+    put_entry(sheet, "Léa", {"bid": 1})
+    after = time.time()
+    bid = s.sheet()
+    assert bid["version"] == 2
+    assert round(before, 3) <= bid["at"] <= round(after, 3) + 0.001
 
 
 def test_an_event_carries_the_version_as_its_id(stream_of):

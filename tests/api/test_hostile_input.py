@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 
 from scoring.models import IdempotentRequest, Player, Round, Sheet
+from tests.api.sheets import create as create_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -34,9 +35,7 @@ def put(client, url, body, **headers):
 
 
 def create(client, players=("Elya", "Sasha"), game="numx", options=None):
-    r = post(client, "/api/v1/sheets/", {"game": game, "players": list(players), "options": options or {}})
-    assert r.status_code == 201, r.content
-    return r.json()
+    return create_sheet(game, players, options or {}, client=client)
 
 
 def refused(r, status=400, path=None, code=None):
@@ -324,8 +323,10 @@ def test_it_takes_emoji_sequences_in_names():
 
 def test_it_describes_the_names_rule_in_the_schema():
     schema = Client().get("/api/v1/schema/?format=json").json()
-    for component in ("ScoreRequestRequest", "SheetCreateRequest"):
-        players = schema["components"]["schemas"][component]["properties"]["players"]
+    score = schema["paths"]["/api/v1/games/numx/score/"]["post"]["requestBody"]["content"]["application/json"]
+    create = schema["paths"]["/api/v1/sheets/"]["post"]["requestBody"]["content"]["application/json"]
+    for body in (score["schema"], create["schema"]["oneOf"][0]):
+        players = body["properties"]["players"]
         assert players["items"]["maxLength"] == 40
         assert "as sent" in players["description"] and "once cleaned" in players["description"]
 

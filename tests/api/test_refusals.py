@@ -23,6 +23,7 @@ REFUSALS = [
     (exceptions.RestoreRefused(2), 409, "restore_refused"),
     (exceptions.SeatTaken(), 409, "seat_taken"),
     (exceptions.CsrfRefused(), 403, "csrf"),
+    (exceptions.PreconditionRequired(), 428, "if_match_required"),
 ]
 
 

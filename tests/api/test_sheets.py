@@ -8,6 +8,7 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.models import Player, Round, Sheet
+from tests.api.sheets import create as create_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -17,9 +18,7 @@ def post(client, url, body=None, **headers):
 
 
 def create(client, game="numking", players=("Elya", "Sasha", "Mendy", "Noa"), options=None):
-    r = post(client, "/api/v1/sheets/", {"game": game, "players": list(players), "options": options or {}})
-    assert r.status_code == 201, r.content
-    return r.json()
+    return create_sheet(game, players, options or {}, client=client)
 
 
 def king_round(cards, results):

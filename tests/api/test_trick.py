@@ -261,12 +261,14 @@ def test_it_answers_a_get_with_405_and_bad_json_with_400(client):
 
 def test_the_schema_documents_the_endpoint(client):
     schema = client.get("/api/v1/schema/?format=json").json()
-    operation = schema["paths"]["/api/v1/games/{slug}/trick/"]["post"]
-    [slug] = [p for p in operation["parameters"] if p["name"] == "slug"]
-    assert slug["schema"]["enum"] == ["numking"]
-    assert set(operation["responses"]) == {"200", "400", "404"}
-    assert operation["requestBody"]["content"]["application/json"]["examples"]["Numking"]["value"] == EXAMPLE
+    # One operation per game with a referee: Num King's only.
+    assert [path for path in schema["paths"] if path.endswith("/trick/")] == ["/api/v1/games/numking/trick/"]
+    operation = schema["paths"]["/api/v1/games/numking/trick/"]["post"]
+    assert set(operation["responses"]) == {"200", "400", "404", "413"}
+    body = operation["requestBody"]["content"]["application/json"]
+    assert body["examples"]["Numking"]["value"] == EXAMPLE
+    assert set(body["schema"]["required"]) == {"players", "plays"} and body["schema"]["additionalProperties"] is False
+    cards = body["schema"]["properties"]["plays"]["items"]["properties"]["card"]["oneOf"]
+    assert [set(card["properties"]) for card in cards] == [{"kind", "value"}, {"kind", "as"}, {"kind", "name"}]
     components = schema["components"]["schemas"]
     assert set(components["Trick"]["required"]) == {"winner", "leads_next", "active", "cancelled", "valid", "details"}
-    assert set(components["TrickCardRequest"]["properties"]) == {"kind", "value", "name", "as"}
-    assert set(components["TrickRequestRequest"]["required"]) == {"players", "plays"}

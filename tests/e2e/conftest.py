@@ -24,10 +24,23 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
+# How long a browser action or `expect` waits for its condition. A passing test never waits
+# it out; it is long because the suite runs one Chromium per core (make test: pytest-xdist)
+# on a machine that may be busy with more.
+TIMEOUT_MS = 20000
+# The in-page engine (Pyodide, several MB compiled in a worker on each sheet page): tests that
+# look at what the page shows before the engine is on the phone, or that must stay fast, abort it.
+NO_ENGINE = "**/static/js/engine*.js"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 E2E_DIR = Path(__file__).resolve().parent
 IN_CI = os.environ.get("CI") == "true"
 MISSING_REASON = f"{CHROMIUM} is not installed (apt-get install chromium); browser tests skipped outside CI"
+
+
+def pytest_configure(config):
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -66,7 +79,7 @@ def new_phone(browser, live_server, request):
 
     def make(viewport=PHONE):
         context = browser.new_context(viewport=viewport, locale="fr-FR", base_url=live_server.url)
-        context.set_default_timeout(8000)
+        context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))

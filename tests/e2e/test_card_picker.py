@@ -67,7 +67,7 @@ def test_numx_round_with_the_picker(phone):
 
     pick(page, "Sasha", ("blue", 9), ("red", 9))
     assert chips(page, "Sasha") == ["9", "9"]
-    expect(sasha.locator("output.live")).to_have_text("= 0 pts")
+    expect(sasha.locator("output.live")).to_have_text("= 0 pt")
     expect(elya.locator("output.live")).to_have_text("= 14 pts")
     shot(page, "numx-picker")
 
@@ -99,14 +99,14 @@ def test_numx_round_with_the_picker(phone):
     for _ in range(3):
         sasha_chips.last.click()
     assert chips(page, "Sasha") == ["9", "9"]
-    expect(sasha.locator("output.live")).to_have_text("= 0 pts")
+    expect(sasha.locator("output.live")).to_have_text("= 0 pt")
     submit(page, page.locator("#save-round"))
     page.wait_for_url(re.compile(rf"/sheets/{sheet_id}/(#totals)?$"))
     assert totals(page) == [14, 0]
     assert round_count(page) == 1
     assert Sheet.objects.get(pk=sheet_id).round_count == 1
     # Speed Run is one round: the game is over and Elya (highest) wins.
-    expect(page.locator("section.winners")).to_have_text(re.compile(r"Gagnant : Elya\s*$"))
+    expect(page.locator("section.winners .trophy")).to_have_text(re.compile(r"Gagnant : Elya\s*$"))
     expect(page.locator("form.rematch button")).to_contain_text("Revanche")
     expect(page.locator("#round-form")).to_have_count(0)
     shot(page, "numx-finished")

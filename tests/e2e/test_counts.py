@@ -19,8 +19,15 @@ WORDS = {
         "numeric": "classiques",
         "specials": "spéciales et actions",
         "round": "Manche",
+        "zero": "= 0 pt",  # French counts 0 in the singular
     },
-    "en": {"start": "Start the game", "numeric": "numeric cards", "specials": "specials and actions", "round": "Round"},
+    "en": {
+        "start": "Start the game",
+        "numeric": "numeric cards",
+        "specials": "specials and actions",
+        "round": "Round",
+        "zero": "= 0 pts",
+    },
 }
 
 
@@ -79,7 +86,7 @@ def test_a_classic_round_is_counted_with_steppers_and_scored_as_the_engine_does(
     page.keyboard.type("3")
     expect(page.locator("#live-1")).to_have_text("= 12 pts")
     # Hugo went out: nothing typed is 0.
-    expect(page.locator("#live-2")).to_have_text("= 0 pts")
+    expect(page.locator("#live-2")).to_have_text(words["zero"])
     # The − stops at 0.
     tap(page, "numeric-2", -1)
     expect(page.locator("#numeric-2")).to_have_value("0")
@@ -93,7 +100,7 @@ def test_a_classic_round_is_counted_with_steppers_and_scored_as_the_engine_does(
     expect(page.locator("#live-2")).to_have_text(message)
     expect(rows.nth(2)).to_have_class("count-row invalid")
     page.locator("#specials-2").fill("")
-    expect(page.locator("#live-2")).to_have_text("= 0 pts")
+    expect(page.locator("#live-2")).to_have_text(words["zero"])
     assert page.evaluate(OVERFLOW) is None
     shot(page, f"counts-entry-{lang}-{width}")
     page.evaluate("window.scrollTo(0, 0)")  # a full-page shot leaves a scroll that moves the page under the next tap
@@ -119,7 +126,7 @@ def test_a_classic_round_is_counted_with_steppers_and_scored_as_the_engine_does(
     expect(page.locator("#entry h2")).to_have_text(f"{words['round']} 2")
     # The next round starts empty.
     expect(page.locator("#numeric-0")).to_have_value("")
-    expect(page.locator("#live-0")).to_have_text("= 0 pts")
+    expect(page.locator("#live-0")).to_have_text(words["zero"])
     assert page.evaluate(OVERFLOW) is None
     shot(page, f"counts-saved-{lang}-{width}")
 
@@ -136,7 +143,7 @@ def test_a_counted_round_in_progress_survives_a_reload(phone_at):  # noqa: F811
     expect(page.locator("#live-1")).to_have_text("= 4 pts")
     page.locator("#clear-draft").click()
     expect(page.locator("#numeric-1")).to_have_value("")
-    expect(page.locator("#live-1")).to_have_text("= 0 pts")
+    expect(page.locator("#live-1")).to_have_text(WORDS["fr"]["zero"])
 
 
 @pytest.mark.parametrize(("width", "lang"), [(360, "fr"), (390, "en")])

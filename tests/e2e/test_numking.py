@@ -113,7 +113,7 @@ def test_numking_four_players_to_the_end(phone):
     best = max(final)
     winners = [p for p, t in zip(PLAYERS, final) if t == best]
     assert len(winners) == 1
-    expect(page.locator("section.winners")).to_have_text(re.compile(rf"Gagnant : {winners[0]}\s*$"))
+    expect(page.locator("section.winners .trophy")).to_have_text(re.compile(rf"Gagnant : {winners[0]}\s*$"))
     expect(page.locator("#round-form")).to_have_count(0)
     expect(page.locator("form.rematch button")).to_contain_text("Revanche")
     assert page.locator("table.scores tbody tr").count() == len(PLAN)

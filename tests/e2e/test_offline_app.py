@@ -1,6 +1,7 @@
 """The installable app: the in-page Python engine scores as the API does, and sheets open offline."""
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -208,8 +209,28 @@ RUNTIME_KEPT = """() => caches.keys().then(async (names) => {
   return files === 5 && (await (await caches.open(engine)).keys()).length === 1;
 })"""
 
-PAGE_KEPT = """([path, text]) => caches.match(path, { cacheName: "num-pages-1" })
+PAGE_KEPT = """([path, text]) => caches.match(path, { cacheName: "num-pages-2" })
   .then((r) => (r ? r.text() : null)).then((html) => html !== null && html.includes(text))"""
+
+
+# The in-page engine cannot start (no Worker): the page shows what the device kept.
+NO_ENGINE = "Object.defineProperty(window, 'Worker', { value: undefined, configurable: true })"
+
+
+def reload_without_engine(page):
+    """Reload the page with its engine unable to start; return the reload's response."""
+    page.add_init_script(NO_ENGINE)
+    response = page.reload()
+    assert engine_ready(page) is False
+    return response
+
+
+def offline_ready(page, sheet_id):
+    """Wait until the engine runs and the service worker keeps the runtime and the sheet's page, then go offline."""
+    assert engine_ready(page) is True
+    page.wait_for_function(RUNTIME_KEPT, timeout=ENGINE_TIMEOUT_MS)
+    page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{sheet_id}/", ""])
+    page.context.set_offline(True)
 
 
 def open_sheet(page) -> str:
@@ -399,7 +420,7 @@ def test_it_opens_a_known_sheet_and_scores_without_network(phone):
     # The new page is stored once its answer has gone by: wait for the copy with the round.
     page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{sheet_id}/", '<details class="cell">'])
     cached = page.evaluate(CACHED)
-    pages = cached["num-pages-1"]
+    pages = cached["num-pages-2"]
     assert set(pages) <= {"/", f"/sheets/{sheet_id}/"} and f"/sheets/{sheet_id}/" in pages
     everything = [path for paths in cached.values() for path in paths]
     assert not [p for p in everything if p.startswith("/api/") or p.endswith("/rounds/")]
@@ -407,18 +428,6 @@ def test_it_opens_a_known_sheet_and_scores_without_network(phone):
     page.reload()
     expect(page.locator("table.scores tbody tr:has(details.cell)")).to_have_count(1)  # the saved round, offline
     context.set_offline(False)
-
-    # Logging out forgets the pages kept on this phone.
-    page.evaluate("""() => {
-      const form = document.createElement("form");
-      form.method = "post";
-      form.action = "/accounts/logout/";
-      form.append(document.querySelector("input[name=csrfmiddlewaretoken]").cloneNode());
-      document.body.append(form);
-      form.submit();
-    }""")
-    page.wait_for_load_state("load")
-    page.wait_for_function("() => caches.has('num-pages-1').then((kept) => !kept)")
 
 
 def test_it_is_installable(browser, live_server, tmp_path):
@@ -455,10 +464,7 @@ def test_it_plays_rounds_offline_with_their_points_from_the_device_and_sends_the
     page = phone
     # Classic scoring: the cards left are counted with the steppers (numeric, specials).
     sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"])
-    assert engine_ready(page) is True
-    page.wait_for_function(RUNTIME_KEPT, timeout=ENGINE_TIMEOUT_MS)
-    page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{sheet_id}/", ""])
-    page.context.set_offline(True)
+    offline_ready(page, sheet_id)
     for counts, points in ((((3, 0), (1, 2)), (3, 5)), (((2, 1), (2, 0)), (4, 2))):
         for seat, (numeric, specials) in enumerate(counts):
             if numeric:
@@ -480,10 +486,17 @@ def test_it_plays_rounds_offline_with_their_points_from_the_device_and_sends_the
     assert Sheet.objects.get(pk=sheet_id).round_count == 0
 
     # A reload without network: the page comes from the service worker, the rounds still wait.
-    response = page.reload()
+    # It shows what it showed before the reload at once, before its engine runs again (here, never).
+    response = reload_without_engine(page)
     assert response.from_service_worker
-    # The page reads its outbox again (and the engine starts again: a loaded machine is slow at it).
     expect(page.locator("tr.pending")).to_have_count(2, timeout=20000)
+    expect(page.locator("tr.pending").nth(0)).to_contain_text("3")
+    expect(page.locator("tr.pending").nth(1)).not_to_contain_text("points calculés")
+    expect(page.locator("tr.empty-row")).to_be_hidden()
+    expect(page.locator("table.scores tfoot tr.total-row td.provisional")).to_have_count(2)
+    assert totals(page) == [7, 7]
+    expect(page.locator("#entry h2")).to_have_text("Manche 3")
+    shot(page, "offline-pending-after-reload")
 
     page.context.set_offline(False)
     expect(page.locator("tr.pending")).to_have_count(0, timeout=15000)
@@ -497,3 +510,42 @@ def test_it_plays_rounds_offline_with_their_points_from_the_device_and_sends_the
     ]
     assert totals(page) == [7, 7]
     assert IdempotentRequest.objects.filter(sheet_id=sheet_id).count() == 2
+
+
+def test_a_one_round_game_waiting_for_the_network_is_over_before_and_after_a_reload(phone):
+    """Issue check: a Speed Run's only round saved offline ends the game on the device: no « Manche 2 »."""
+    page = phone
+    sheet_id = new_sheet(page, "numx", ["Léa", "Tom"], {"mode": "speedrun"})
+    offline_ready(page, sheet_id)
+    page.locator("#points-0").fill("12")
+    page.locator("#points-1").fill("−4")
+    submit(page, page.locator("#save-round"))
+    expect(page.locator("tr.pending")).to_have_count(1, timeout=20000)
+    expect(page.locator("#entry")).to_be_hidden()
+    reload_without_engine(page)
+    expect(page.locator("tr.pending")).to_have_count(1)
+    expect(page.locator("tr.pending")).to_contain_text("−4")
+    expect(page.locator("#entry")).to_be_hidden()
+    assert totals(page) == [12, -4]
+    page.context.set_offline(False)
+
+
+def test_a_num_king_round_waiting_for_the_network_keeps_the_next_rounds_deal_after_a_reload(phone):
+    """Issue check: the next round's « /N · 2 cartes » stays, before and after a reload without the engine."""
+    page = phone
+    sheet_id = new_sheet(page, "numking", ["Léa", "Tom"])
+    expect(page.locator("#entry h2")).to_have_text(re.compile(r"^Manche 1/(\d+) · 1 carte\s*$"))
+    of = re.search(r"/(\d+)", page.locator("#entry h2").inner_text()).group(1)
+    offline_ready(page, sheet_id)
+    for field, value in (("#bid-0", "1"), ("#bid-1", "0"), ("#tricks-0", "1"), ("#tricks-1", "0")):
+        page.locator(field).fill(value)
+    submit(page, page.locator("#save-round"))
+    expect(page.locator("tr.pending")).to_have_count(1, timeout=20000)
+    title = f"Manche 2/{of} · 2 cartes"
+    expect(page.locator("#entry h2")).to_have_text(title)
+    reload_without_engine(page)
+    expect(page.locator("tr.pending")).to_have_count(1)
+    expect(page.locator("#entry h2")).to_have_text(title)
+    expect(page.locator("#deal")).to_have_text("🃏 2 cartes par joueur")
+    assert totals(page) == [13, 22]
+    page.context.set_offline(False)

@@ -197,3 +197,114 @@ def test_a_trick_is_reopened_and_corrected_and_a_stale_page_never_overwrites_ano
     expect(watcher.locator("#hand-tricks")).to_contain_text("Pli 2 · personne ne le remporte", timeout=LIVE)
     expect(watcher.locator("#hand-tricks")).to_contain_text("Chloé : Shadow 14")
     shot(watcher, "referee-watcher-sees-the-correction")
+
+
+def test_a_hand_tapped_from_two_players_own_phones_fills_the_tricks_column_of_the_sheets_phone(small_phone):
+    creator = small_phone()
+    sheet_id = new_sheet(creator, "numking", TABLE, OPTIONS)
+    links = seat_links(creator)
+    lea, bruno = small_phone(), small_phone()
+    lea.goto(links["Léa"])
+    bruno.goto(links["Bruno"])
+    for page in (creator, lea, bruno):
+        mark(page)
+    for seat, bid in enumerate(BIDS):
+        creator.locator(f"#bid-{seat}").fill(str(bid))
+    creator.locator("#save-bids").click()
+
+    # Every bid in: each player's own phone has the referee too, closed until tapped.
+    for phone in (lea, bruno):
+        referee = phone.locator("#referee")
+        expect(referee).to_be_visible(timeout=LIVE)
+        expect(referee).not_to_have_attribute("open", "")
+        expect(phone.locator("#referee-picker")).to_be_hidden()
+    shot(lea, "referee-seat-closed")
+
+    # Trick 1 from Léa's phone: she leads; Rainbow 12 and Shadow 12 cancel, her 9 takes it.
+    lea.locator("#referee summary").click()
+    expect(lea.locator("#referee-title")).to_contain_text("Pli 1 / 3 · Bruno mène")
+    lea.locator(".leader-choice[data-player='Léa']").click()
+    expect(lea.locator("#referee-title")).to_contain_text("Pli 1 / 3 · Léa mène")
+    for button in (R(lea, 9), S(lea, 4), R(lea, 12), S(lea, 12)):
+        button.click()
+    played(lea, 1, "Léa le remporte", "Rainbow 12 et Shadow 12 s'annulent")
+    for phone in (creator, bruno):
+        expect(phone.locator("#hand-tricks")).to_contain_text("Pli 1 · Léa le remporte", timeout=LIVE)
+    shot(lea, "referee-seat-trick-1")
+
+    # Trick 2 from Bruno's phone, led by Léa: Flash, then Flip replaces it: David's 2, the lowest.
+    bruno.locator("#referee summary").click()
+    expect(bruno.locator("#referee-title")).to_contain_text("Pli 2 / 3 · Léa mène", timeout=LIVE)
+    for cancelled in (R(bruno, 9), S(bruno, 4), R(bruno, 12), S(bruno, 12)):
+        expect(cancelled).to_be_disabled()  # played already this round, on another phone
+    R(bruno, 5).click()
+    action(bruno, "flash").click()
+    expect(action(bruno, "flash")).to_be_disabled()  # a card on the table is not tapped twice
+    action(bruno, "flip").click()
+    S(bruno, 2).click()
+    played(bruno, 2, "David le remporte", "Flip joué après Flash : la plus petite carte valide gagne")
+    for phone in (creator, lea):
+        expect(phone.locator("#hand-tricks")).to_contain_text("Pli 2 · David le remporte", timeout=LIVE)
+    expect(lea.locator("#referee-result")).to_contain_text("Pli 2 · David le remporte")
+    shot(bruno, "referee-seat-trick-2")
+
+    # Trick 3 from Léa's phone again, led by David: Num-X asks 0 or 17; a wrong card is taken back.
+    expect(lea.locator("#referee-title")).to_contain_text("Pli 3 / 3 · David mène", timeout=LIVE)
+    expect(action(lea, "flip")).to_be_disabled()
+    card(lea, "numx").click()
+    expect(lea.locator("#numx-ask")).to_contain_text("0 ou 17 ?")
+    lea.locator("#numx-ask button[data-as='0']").click()
+    R(lea, 3).click()
+    S(lea, 7).click()
+    lea.locator("#referee-slots .chip", has_text="Shadow 7").click()
+    expect(lea.locator("#referee-slots .slot.next")).to_contain_text("Bruno")
+    S(lea, 3).click()
+    action(lea, "quantique").click()
+    played(lea, 3, "David le remporte", "David remporte le pli avec ⚡ Num-X 0")
+
+    # The tricks column of the sheet's phone fills by itself; each player's phone shows its own count.
+    taken = [1, 0, 0, 2]
+    for seat, took in enumerate(taken):
+        expect(creator.locator(f"#tricks-{seat}")).to_have_value(str(took), timeout=LIVE)
+    expect(lea.locator("input[name^=tricks-]")).to_have_value("1", timeout=LIVE)
+    expect(bruno.locator("input[name^=tricks-]")).to_have_value("0", timeout=LIVE)
+    expect(bruno.locator("#referee-title")).to_contain_text("Main terminée", timeout=LIVE)
+    shot(creator, "referee-seats-hand-over")
+    submit(creator, creator.locator("#save-round"))
+    expected = GAMES["numking"].score(
+        TABLE,
+        OPTIONS,
+        [{"cards": 3, "entries": {n: {"bid": b, "tricks": t} for n, b, t in zip(TABLE, BIDS, taken, strict=True)}}],
+    )
+    assert totals(creator) == [expected["totals"][n] for n in TABLE]
+    assert Sheet.objects.get(pk=sheet_id).round_count == 1
+    for phone in (lea, bruno):
+        expect(phone.locator("#entry h2")).to_contain_text("Manche 2", timeout=LIVE)
+    for page in (creator, lea, bruno):
+        assert not_reloaded(page), page.url
+
+
+def test_two_players_phones_tapping_the_same_trick_store_it_once(small_phone):
+    creator = small_phone()
+    sheet_id = new_sheet(creator, "numking", TABLE, OPTIONS)
+    services.draft_put(sheet=Sheet.objects.get(pk=sheet_id), entries=BID_ENTRIES, fields={"tricks_played": HAND[:1]})
+    lea, bruno = small_phone(), small_phone()
+    for phone, seat in ((lea, 0), (bruno, 1)):
+        phone.goto(f"/p/{sheet_id}/{seat}/{tokens.entry_token(sheet_id, seat)}/")
+        phone.locator("#referee summary").click()
+        expect(phone.locator("#referee-title")).to_contain_text("Pli 2 / 3 · Léa mène")
+    # Léa's phone has not heard of Bruno's write yet when she taps the last card of the same trick.
+    lea.evaluate("window.NumLive.stop()")
+    for phone in (bruno, lea):
+        R(phone, 5).click()
+        action(phone, "flash").click()
+        action(phone, "flip").click()
+        S(phone, 2).click()
+        if phone is bruno:
+            played(bruno, 2, "David le remporte", "Flip joué après Flash")
+    # Her phone got 412, read the hand again, found trick 2 there and shows the hand as it is.
+    expect(lea.locator("#referee-result")).to_contain_text("Un autre téléphone a enregistré ce pli entre-temps")
+    expect(lea.locator("#hand-tricks")).to_contain_text("Pli 2 · David le remporte", timeout=LIVE)
+    expect(lea.locator("#referee-title")).to_contain_text("Pli 3 / 3 · David mène")
+    shot(lea, "referee-seat-same-trick-twice")
+    assert Sheet.objects.get(pk=sheet_id).draft["fields"]["tricks_played"] == HAND[:2]

@@ -102,14 +102,14 @@ def test_coop_session_summary(phone):
     # A session has no meaningful running total: no totals row, the summary says it all.
     assert totals(page) == []
     summary = page.locator("section.summary-box")
-    expect(summary).to_contain_text("1 gagnée(s) sur 1")
+    expect(summary).to_contain_text("1 gagnée sur 1 partie")
     expect(summary).to_contain_text("meilleur 96/96")
 
     # A loss: 70 cards placed.
     page.locator("#placed").fill("70")
     submit(page, page.locator("#save-round"))
     assert round_count(page) == 2
-    expect(summary).to_contain_text("1 gagnée(s) sur 2")
+    expect(summary).to_contain_text("1 gagnée sur 2 parties")
     expect(summary).to_contain_text("meilleur 96/96")
     # A session never finishes by itself: the entry form stays.
     expect(page.locator("#round-form")).to_be_visible()
@@ -126,7 +126,7 @@ def test_coop_enter_in_cards_placed_saves_what_was_typed(phone):
     page.locator("#placed").fill("70")
     submit(page, page.locator("#placed"), key="Enter")
     assert round_count(page) == 1
-    expect(page.locator("section.summary-box")).to_contain_text("0 gagnée(s) sur 1")
+    expect(page.locator("section.summary-box")).to_contain_text("0 gagnée sur 1 partie")
     expect(page.locator("section.summary-box")).to_contain_text("70/96")
 
 

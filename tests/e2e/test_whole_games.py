@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.games import GAMES
 from scoring.models import Round, Sheet
-from tests.e2e.conftest import shot, submit
+from tests.e2e.conftest import TIMEOUT_MS, shot, submit
 
 from .test_phone_fits import OVERFLOW
 
@@ -41,10 +41,10 @@ WORDS = {
         "won": "🎉 gagnée",
         "lost": "perdue",
         "eliminated": "éliminé",
-        "round": "Manche {}",
         "cards": ["{} carte", "{} cartes"],
         "team": "Équipe {}",
-        "summary": "{wins} gagnée(s) sur {games} · taux de victoire {rate} % · meilleur {best}/{deck}",
+        "summary": ["{wins} gagnée sur {games}", "{wins} gagnées sur {games}"],
+        "summary_tail": " · taux de victoire {rate} % · meilleur {best}/{deck}",
         "reference": "Taux de victoire simulé par le livret pour cette table : {} %",
         "wins": ["{} : {} victoire", "{} : {} victoires"],
     },
@@ -56,10 +56,10 @@ WORDS = {
         "won": "🎉 won",
         "lost": "lost",
         "eliminated": "eliminated",
-        "round": "Round {}",
         "cards": ["{} card", "{} cards"],
         "team": "Team {}",
-        "summary": "{wins} won out of {games} · win rate {rate} % · best {best}/{deck}",
+        "summary": ["{wins} won out of {games}", "{wins} won out of {games}"],
+        "summary_tail": " · win rate {rate} % · best {best}/{deck}",
         "reference": "Rule book's simulated win rate for this table: {} %",
         "wins": ["{}: {} win", "{}: {} wins"],
     },
@@ -83,7 +83,7 @@ def table_phone(browser, live_server):
         )
         host = live_server.url.split("//", 1)[1].split(":")[0]
         context.add_cookies([{"name": "django_language", "value": lang, "domain": host, "path": "/"}])
-        context.set_default_timeout(8000)
+        context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
@@ -183,7 +183,9 @@ def enter_hands(page, sheet_id, hands, declarer=None):
     alone = services.score(sheet.game, list(hands), _preview(sheet, hands), [rnd], "fr")["rounds"][0]["points"]
     for name, entry in hands.items():
         if isinstance(entry, list) and entry:
-            expect(hand(page, name).locator("output.live")).to_have_text(f"= {alone[name]} pts")
+            lang = page.evaluate("document.documentElement.lang")
+            unit = "pts" if many(abs(alone[name]), lang) else "pt"
+            expect(hand(page, name).locator("output.live")).to_have_text(f"= {minus(alone[name])} {unit}")
     return rnd
 
 
@@ -244,15 +246,29 @@ CELLS = """rows => rows.map(tr => Array.from(tr.querySelectorAll(':scope > td'))
 
 
 def signed(n):
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+    return f"+{n}" if n > 0 else minus(n)
 
 
-def expected_cell(kind, rnd, name, total, lang):
+def minus(n):
+    """A number as every page shows it: a true minus sign (U+2212)."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def many(n, lang):
+    """Whether ``n`` takes the plural: French counts 0 and 1 as singular."""
+    return n > 1 if lang == "fr" else n != 1
+
+
+def expected_cell(game, rnd, name, total, lang):
+    kind = game.cell
     points, facts = rnd["points"].get(name), (rnd.get("facts") or {}).get(name) or {}
     if points is None:
         return ["—"]
+    # A penalty or a bonus is marked in the cell itself.
+    signs = {"penalty": "!", "bonus": "★", "tiebreak": "⚖"}
+    marks = [signs[m["kind"]] for m in game.cell_marks(rnd["details"].get(name, []), lang)]
     if kind == "bid_tricks":
-        return [f"{facts['bid']}/{facts['tricks']}" + ("" if facts["exact"] else " ✗"), signed(points), str(total)]
+        return [f"{facts['bid']}/{facts['tricks']}" + ("" if facts["exact"] else " ✗"), signed(points), minus(total)]
     if kind == "coop":
         if facts.get("deck"):
             return [f"{facts['placed']}/{facts['deck']}", WORDS[lang]["won" if facts["won"] else "lost"]]
@@ -261,7 +277,7 @@ def expected_cell(kind, rnd, name, total, lang):
             *(["🏆"] if facts.get("winner") else []),
             *([WORDS[lang]["eliminated"]] if facts.get("eliminated") else []),
         ]
-    return [str(points)] + ([] if rnd.get("tiebreak") else [str(total)])
+    return [minus(points)] + ([] if rnd.get("tiebreak") else [minus(total)]) + marks
 
 
 def engine_result(sheet_id, lang):
@@ -288,7 +304,7 @@ def check_board(page, sheet_id, lang):
     """Hold everything the board shows to the engine's result for the stored rounds; return that result."""
     sheet, result = engine_result(sheet_id, lang)
     entry = sheet.engine.entry_form(sheet.options)
-    kind = GAMES[sheet.game].describe(lang)["cell"]
+    game = GAMES[sheet.game]
     players = sheet.players
     expect(page.locator("table.scores tbody tr:has(details.cell)")).to_have_count(len(result["rounds"]))
     shown = page.locator("table.scores tbody tr:has(details.cell)").evaluate_all(CELLS)
@@ -298,11 +314,13 @@ def check_board(page, sheet_id, lang):
         for name in players:
             if not rnd.get("tiebreak"):
                 running[name] += rnd["points"].get(name, 0)
-            want.append(expected_cell(kind, rnd, name, running[name], lang))
+            want.append(expected_cell(game, rnd, name, running[name], lang))
+        if entry["table_result"]:
+            want = want[:1]  # one result for the whole table: said once
         assert shown[number - 1] == want, f"round {number}"
     if entry["total_row"]:
         totals = page.locator("table.scores tfoot tr.total-row td").all_inner_texts()
-        assert [t.strip() for t in totals] == [str(result["totals"][n]) for n in players]
+        assert [t.strip() for t in totals] == [minus(result["totals"][n]) for n in players]
     else:
         expect(page.locator("table.scores tfoot tr.total-row")).to_have_count(0)
     if entry["bonus_row"]:
@@ -331,7 +349,7 @@ def check_board(page, sheet_id, lang):
     if result.get("summary"):
         check_summary(page, result, lang)
     if not result["finished"]:
-        check_round_title(page, result, lang)
+        check_round_title(page, game, result, lang)
     check_chart(page, result, players)
     shown_text = page.locator("main").inner_text()
     assert not re.search(r"\{[{%#]|[}%#]\}", shown_text), "template syntax shown on the page"
@@ -387,20 +405,21 @@ def check_teams(page, result, lang):
 def check_summary(page, result, lang):
     s, box = result["summary"], page.locator(".summary-box")
     if "wins" in s and isinstance(s["wins"], dict):
-        many = (lambda n: n > 1) if lang == "fr" else (lambda n: n != 1)  # French: "0 victoire"
-        want = [WORDS[lang]["wins"][many(s["wins"][n])].format(n, s["wins"][n]) for n in s["wins"]]
+        want = [WORDS[lang]["wins"][many(s["wins"][n], lang)].format(n, s["wins"][n]) for n in s["wins"]]
         expect(box.locator("li")).to_have_text(want)
         return
     rate = str(s["win_rate"]).replace(".", "," if lang == "fr" else ".")
-    line = WORDS[lang]["summary"].format(wins=s["wins"], games=s["games"], rate=rate, best=s["best"], deck=s["deck"])
+    noun = GAMES["coop"].round_words(lang)["other" if many(s["games"], lang) else "one"]
+    line = WORDS[lang]["summary"][many(s["wins"], lang)].format(wins=s["wins"], games=f"{s['games']} {noun}")
+    line += WORDS[lang]["summary_tail"].format(rate=rate, best=s["best"], deck=s["deck"])
     expect(box.locator("p").first).to_have_text(line.replace(" %", "\u00a0%"))
     ref = str(s["reference_win_rate"]).replace(".", "," if lang == "fr" else ".")
     expect(box.locator("p.muted")).to_have_text(WORDS[lang]["reference"].format(ref).replace(" %", "\u00a0%"))
 
 
-def check_round_title(page, result, lang):
+def check_round_title(page, game, result, lang):
     nxt, of = result["next_round"], (result.get("schedule") or {}).get("rounds")
-    title = WORDS[lang]["round"].format(f"{nxt['number']}/{of}" if of else nxt["number"])
+    title = f"{game.round_words(lang)['one'].capitalize()} " + str(f"{nxt['number']}/{of}" if of else nxt["number"])
     if nxt.get("cards"):
         title += " · " + WORDS[lang]["cards"][nxt["cards"] != 1].format(nxt["cards"])
     expect(page.locator("#entry h2")).to_have_text(title)

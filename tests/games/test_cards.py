@@ -36,6 +36,7 @@ def test_it_describes_every_game_as_json():
                 "entry",
                 "cell",
                 "summary",
+                "round_noun",
             }
             assert entry["options"]["mode"]["default"] == entry["modes"][0]["slug"] or entry["slug"] == "numx-malus"
             assert entry["summary"]

@@ -259,7 +259,7 @@ def test_it_totals_rounds_plus_bonus(data):
 
 
 def test_it_tells_what_the_next_round_needs():
-    assert GAME.round_info(FOUR, {}, [rnd({p: (0, 0) for p in FOUR})]) == {
+    assert GAME.score(FOUR, {}, [rnd({p: (0, 0) for p in FOUR})])["next_round"] == {
         "number": 2,
         "cards": 2,
         "tiebreak": False,
@@ -267,4 +267,4 @@ def test_it_tells_what_the_next_round_needs():
     }
     full = [rnd({p: (0, 0) for p in FOUR})] * 5
     teams = {"A": FOUR[:2], "B": FOUR[2:]}
-    assert GAME.round_info(FOUR, {"mode": "binomes", "teams": teams}, full) is None
+    assert GAME.score(FOUR, {"mode": "binomes", "teams": teams}, full)["next_round"] is None

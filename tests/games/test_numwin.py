@@ -237,3 +237,10 @@ def test_it_ignores_player_order(order, points):
     other = GAME.score(list(order), {"rounds": 1}, [rnd])
     assert base["totals"] == other["totals"]
     assert set(base["winners"]) == set(other["winners"])
+
+
+def test_a_null_rounds_option_plays_one_round_per_player():
+    # null counts as no option (docs/api.md): it used to reach the scoring as None, a 500.
+    result = GAME.score(["A", "B", "C"], {"rounds": None}, [])
+    assert result["options"]["rounds"] == 3
+    assert result["next_round"]["number"] == 1

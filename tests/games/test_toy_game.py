@@ -176,7 +176,7 @@ def test_its_entry_forms_hold_the_round_on_every_phone(client, toy):
     }
     assert client.post(f"/sheets/{sheet.pk}/rounds/1/edit/", data).status_code == 302
     assert Sheet.objects.get(pk=sheet.pk).players == ["Léa", "Marc"]
-    assert services.sheet_result(Sheet.objects.get(pk=sheet.pk), "fr")["totals"] == {"Léa": 9, "Marc": 3}
+    assert services.sheet_state(Sheet.objects.get(pk=sheet.pk), "fr")[0]["totals"] == {"Léa": 9, "Marc": 3}
 
 
 def test_its_api_scores_it_and_keeps_its_sheets(client, toy):

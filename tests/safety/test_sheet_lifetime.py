@@ -141,8 +141,8 @@ def test_it_keeps_a_sheet_whose_round_is_being_saved_while_the_purge_runs_past_i
     storing, release = threading.Event(), threading.Event()
     store = services._store
 
-    def slow_store(locked, result):
-        store(locked, result)
+    def slow_store(*args):
+        store(*args)
         storing.set()
         release.wait(10)
 

@@ -9,6 +9,7 @@ from django.test import Client
 from scoring import services, tokens
 from scoring.games import GAMES
 from scoring.models import Round, Sheet
+from tests.web.sheets import start as start_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -16,10 +17,7 @@ PLAYERS = ["Elya", "Sasha", "Mendy"]
 
 
 def start(client, **options):
-    data = {"player": PLAYERS, **{f"opt-{k}": v for k, v in options.items()}}
-    r = client.post("/new/numx-malus/", data)
-    assert r.status_code == 302, r.content.decode()[:2000]
-    return Sheet.objects.get(pk=r.url.strip("/").split("/")[-1])
+    return start_sheet(client, "numx-malus", PLAYERS, **options)
 
 
 def field(page, name):

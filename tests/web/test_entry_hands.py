@@ -4,16 +4,10 @@ import json
 
 import pytest
 
-from scoring.models import Sheet
+from tests.web.sheets import start
 
 # The pages are read after their writes committed, as in production.
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def start(client, slug, players, **options):
-    r = client.post(f"/new/{slug}/", {"player": players, **{f"opt-{k}": v for k, v in options.items()}})
-    assert r.status_code == 302, r.content.decode()[:2000]
-    return Sheet.objects.get(pk=r.url.strip("/").split("/")[-1])
 
 
 def test_it_shows_empty_hands_in_the_pages_language_after_every_round(client):

@@ -17,6 +17,7 @@ from django.test import Client
 from accounts.models import Profile
 from scoring.models import Player, Round, Sheet
 from scoring.tokens import claim_token
+from tests.web.sheets import start as start_sheet
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-pass-phrase"
@@ -25,9 +26,7 @@ FIVE_THOUSAND_DIGITS = "9" * 5000  # int() refuses past 4,300 digits
 
 
 def start(client, slug, players, **fields):
-    r = client.post(f"/new/{slug}/", {"player": players, **fields})
-    assert r.status_code == 302, r.content.decode()[:2000]
-    return Sheet.objects.get(pk=r.url.strip("/").split("/")[-1])
+    return start_sheet(client, slug, players, fields=fields)
 
 
 def login(email="ana@example.com"):

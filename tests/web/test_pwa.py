@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from numapp import pwa
+from scoring import pwa
 from scoring.models import Sheet
 
 pytestmark = pytest.mark.django_db

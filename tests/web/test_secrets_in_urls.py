@@ -13,6 +13,7 @@ from django.test import Client
 from gunicorn.config import Config
 
 from scoring.models import Round, Sheet
+from tests.api.sheets import create as create_sheet
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,9 +22,7 @@ ROUND_JSON = {"placed": 50}
 
 
 def create(client):
-    r = client.post("/api/v1/sheets/", {"game": "coop", "players": ["A", "B"]}, content_type="application/json")
-    assert r.status_code == 201
-    return r.json()
+    return create_sheet("coop", ["A", "B"], client=client)
 
 
 def logged_in(email):

@@ -7,15 +7,9 @@ import re
 import pytest
 
 from scoring.models import Sheet
+from tests.web.sheets import start
 
 pytestmark = pytest.mark.django_db
-
-
-def start(client, slug, players, **options):
-    data = {"player": players, **{f"opt-{k}": v for k, v in options.items()}}
-    r = client.post(f"/new/{slug}/", data)
-    assert r.status_code == 302, r.content.decode()[:2000]
-    return Sheet.objects.get(pk=r.url.strip("/").split("/")[-1])
 
 
 def king_round(client, sheet, cards, *pairs):
@@ -48,7 +42,7 @@ def test_it_shows_bid_and_tricks_the_round_header_and_the_dealer_in_num_king(cli
     assert "Manche 2/12 · 2 cartes" in text(page) and "Donneur : Hugo" in text(page)
     row = body_rows(page)[0]
     summaries = [text(s) for s in re.findall(r"<summary>(.*?)</summary>", row, re.S)]
-    assert summaries == ["1/1 +1313", "1/0 ✗ −3-3", "0/0 +2222"]
+    assert summaries == ["1/1 +1313", "1/0 ✗ −3−3", "0/0 +2222"]
     assert row.count('class="bt missed"') == 1
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
     assert ["donneur" in text(c) for c in cells] == [False, True, False]

@@ -33,7 +33,9 @@ PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 SHELL = [
     "css/app.css",
     "css/nojs.css",
+    "js/words.js",
     "js/app.js",
+    "js/device.js",
     "js/table.js",
     "js/phones.js",
     "js/referee.js",
@@ -148,7 +150,6 @@ def _sw_config() -> dict:
         "pyodideVersion": pyodide,
         "engine": engine,
         "runtime": [settings.STATIC_URL + PYODIDE_DIR + name for name in PYODIDE_FILES] + [engine],
-        "logout": reverse("account_logout"),
         "manifest": reverse("manifest"),
     }
 

@@ -6,4 +6,4 @@ sets DEBUG=0, a throwaway SECRET_KEY, a temporary VAR_DIR and very high throttle
 
 from numapp.settings import *  # noqa: F403
 
-ROOT_URLCONF = "numapp.urls_bench"
+ROOT_URLCONF = "bench.urls_bench"

@@ -1,0 +1,106 @@
+"""How the OpenAPI schema is drawn from the views: one operation per game, links between a sheet's operations.
+
+drf-spectacular documents each view (scoring/api/views.py); two hooks (numapp/settings.py,
+SPECTACULAR_SETTINGS) finish the schema:
+
+- `one_operation_per_game`: `/games/{slug}/score/` and `/games/{slug}/trick/` become one
+  operation per game (`/games/numx/score/`…), each with its game's body (scoring/api/shapes.py):
+  the players, options and entries a game takes depend on the game.
+- `sheet_links`: OpenAPI links from the answers that give a sheet (its id, its edit token,
+  its ETag) to the operations on that sheet, so that a client or a test (schemathesis's
+  stateful run) can follow them.
+"""
+
+from drf_spectacular.openapi import AutoSchema
+
+from scoring.api import shapes
+from scoring.games import GAMES
+
+
+class GameSchema(AutoSchema):
+    """The schema of a view whose body is its game's (the view's `game`, set per operation by the hook)."""
+
+    shape = staticmethod(shapes.score_request)
+    example = "api_example"
+
+    def get_request_serializer(self):
+        return {"application/json": self.shape(GAMES[self.view.game])}
+
+    def get_examples(self):
+        body = getattr(GAMES[self.view.game], self.example)
+        return [example for example in super().get_examples() if example.value == body]
+
+
+class TrickSchema(GameSchema):
+    shape = staticmethod(shapes.trick_request)
+    example = "trick_example"
+
+
+def one_operation_per_game(endpoints):
+    """Replace each `{slug}` operation of a view with a `game` by one operation per game it serves."""
+    out = []
+    for path, regex, method, callback in endpoints:
+        view = getattr(callback, "cls", None)
+        if "{slug}" not in path or not hasattr(view, "games"):
+            out.append((path, regex, method, callback))
+            continue
+        for slug in view.games():
+            game_path = path.replace("{slug}", slug)
+            game_regex = regex.replace("(?P<slug>[^/]+)", slug)
+            out.append((game_path, game_regex, method, view.as_view(game=slug)))
+    return out
+
+
+SHEET = "/api/v1/sheets/{sheet_id}/"
+# The operations on one sheet, and what each takes besides the sheet's id and edit token.
+SHEET_OPERATIONS = {
+    ("get", SHEET): {},
+    ("get", SHEET + "draft/"): {},
+    ("put", SHEET + "draft/"): {"header.If-Match": "$response.header.ETag"},
+    ("delete", SHEET + "draft/"): {},
+    ("put", SHEET + "draft/entries/{player}/"): {"player": "$response.body#/players/0"},
+    ("post", SHEET + "rounds/"): {"header.If-Match": "$response.header.ETag"},
+    ("post", SHEET + "rematch/"): {},
+}
+ROUND_OPERATIONS = {
+    ("put", SHEET + "rounds/{number}/"): {"number": "$response.body#/rounds/0/number"},
+    ("delete", SHEET + "rounds/{number}/"): {"number": "$response.body#/rounds/0/number"},
+}
+
+
+def _links(paths, targets, *, sheet: str, token: str) -> dict:
+    links = {}
+    for (method, path), extra in targets.items():
+        operation = paths.get(path, {}).get(method)
+        if operation is None:
+            continue
+        parameters = {"sheet_id": sheet, "header.X-Edit-Token": token, **extra}
+        links[operation["operationId"]] = {"operationId": operation["operationId"], "parameters": parameters}
+    return links
+
+
+def _required(schema: dict) -> bool:
+    """Tell whether a body schema needs some field (then a missing body is refused too)."""
+    branches = schema.get("oneOf") or schema.get("anyOf")
+    return all(_required(b) for b in branches) if branches else bool(schema.get("required"))
+
+
+def required_bodies(result, generator, request, public):
+    """Mark as required the request bodies the server refuses when missing (an empty body lacks their fields)."""
+    for operations in result["paths"].values():
+        for operation in operations.values():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            if body and _required(body["content"]["application/json"]["schema"]):
+                body["required"] = True
+    return result
+
+
+def sheet_links(result, generator, request, public):
+    """Link the answers that create a sheet to its operations, and a saved round to the round's operations."""
+    paths = result["paths"]
+    created = _links(paths, SHEET_OPERATIONS, sheet="$response.body#/id", token="$response.body#/edit_token")
+    for method, path in (("post", "/api/v1/sheets/"), ("post", SHEET + "rematch/")):
+        paths[path][method]["responses"]["201"]["links"] = created
+    same_sheet = {"sheet": "$request.path.sheet_id", "token": "$request.header.X-Edit-Token"}
+    paths[SHEET + "rounds/"]["post"]["responses"]["201"]["links"] = _links(paths, ROUND_OPERATIONS, **same_sheet)
+    return result

@@ -1,0 +1,174 @@
+// Whose data this phone keeps (docs/offline.md, « Who it belongs to »). The page names the
+// identities its browser holds on the server (<meta name="num-device">: the account logged in,
+// the browser's anonymous owner id; opaque keys): what the scripts keep — the names typed, the
+// drafts, the referee's trick, the outbox of rounds waiting for the network — is tagged with the
+// first, and read or sent only when tagged with one of them. After a logout or an account
+// deletion the next page names the identities that ended (<meta name="num-forget">), and what
+// they kept is deleted. Before that, the logout and deletion pages say which rounds still wait
+// (forms marked data-leaving) and let the person send them or discard them.
+"use strict";
+
+window.NumDevice = (() => {
+  const meta = (name) => { const m = document.querySelector(`meta[name="${name}"]`); return m ? m.content.split(" ").filter(Boolean) : []; };
+  const ids = meta("num-device");
+  const english = () => document.documentElement.lang === "en";
+  const t = (fr, en) => (english() ? en : fr);
+  const plural = (n, one, many, en = false) => ((en ? n === 1 : n <= 1) ? one : many);
+
+  // Kept before identities were (no tag): whoever reads it first takes it, as then. Kept by a
+  // page that names no identity (a player's own page opened from a seat link, without a
+  // session): read by such pages only.
+  const mine = (value) => Boolean(value) && (value.device === undefined || ids.includes(value.device) || (value.device === "" && !ids.length));
+  const tagged = (value) => ({ ...value, device: value.device === undefined ? ids[0] || "" : value.device });
+
+  let forgotten = Promise.resolve(); // what a logout ended is deleted before anything is read (below)
+
+  // ---- the outbox (IndexedDB, else localStorage) --------------------------------------
+  const outbox = (() => {
+    let opening = null;
+    const LS = "num.outbox";
+    function db() {
+      if (!window.indexedDB) return Promise.reject(new Error("no IndexedDB"));
+      opening = opening || new Promise((resolve, reject) => {
+        const req = indexedDB.open("num-outbox", 1);
+        req.onupgradeneeded = () => req.result.createObjectStore("outbox", { keyPath: "key" });
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      return opening;
+    }
+    function run(mode, work) {
+      return db().then((conn) => new Promise((resolve, reject) => {
+        const tx = conn.transaction("outbox", mode);
+        const req = work(tx.objectStore("outbox"));
+        tx.oncomplete = () => resolve(req ? req.result : undefined);
+        tx.onerror = () => reject(tx.error);
+      }));
+    }
+    const lsAll = () => { try { return JSON.parse(localStorage.getItem(LS) || "[]"); } catch (e) { return []; } };
+    const lsSave = (list) => localStorage.setItem(LS, JSON.stringify(list));
+    const sorted = (list) => list.sort((a, b) => (a.sheet === b.sheet ? a.number - b.number : a.created_at - b.created_at));
+    const every = () => run("readonly", (s) => s.getAll()).catch(() => lsAll());
+    const put = (entry) => {
+      const value = tagged(entry);
+      return run("readwrite", (s) => s.put(value)).catch(() => lsSave([...lsAll().filter((e) => e.key !== value.key), value]));
+    };
+    const remove = (key) => run("readwrite", (s) => s.delete(key)).catch(() => lsSave(lsAll().filter((e) => e.key !== key)));
+    return {
+      // This browser's identities' rounds only: another person's are never shown nor sent.
+      all: () => forgotten.then(every).then((list) => sorted(list.filter(mine))),
+      put,
+      remove,
+      // Every round kept by one of `gone` (or by nobody in particular) leaves the device.
+      forget: async (gone) => {
+        for (const entry of await every()) {
+          if (entry.device === undefined || gone.includes(entry.device)) await remove(entry.key);
+        }
+      },
+    };
+  })();
+
+  // What the ended identities kept in localStorage: names, drafts, referee's tricks, the
+  // outbox's fallback. A seat's entry (num.seat.*) belongs to its link, not to a person.
+  async function forget(gone) {
+    try {
+      for (let i = localStorage.length - 1; i >= 0; i -= 1) {
+        const key = localStorage.key(i);
+        if (!key || !key.startsWith("num.") || key.startsWith("num.seat.") || key === "num.outbox") continue;
+        let value = null;
+        try { value = JSON.parse(localStorage.getItem(key)); } catch (e) { value = null; }
+        if (!value || Array.isArray(value) || value.device === undefined || gone.includes(value.device)) localStorage.removeItem(key);
+      }
+    } catch (e) { /* no storage */ }
+    await outbox.forget(gone);
+  }
+
+  const gone = meta("num-forget").filter((id) => !ids.includes(id));
+  if (gone.length) forgotten = forget(gone).catch(() => undefined);
+
+  // ---- the logout and deletion pages: rounds that still wait --------------------------
+  function describe(entry) {
+    const names = Object.keys((entry.body && entry.body.entries) || {}).join(", ");
+    const what = t(`Manche ${entry.number}`, `Round ${entry.number}`) + (names ? ` — ${names}` : "");
+    if (entry.state === "refused") return `${what} : ${t("refusée", "refused")}${entry.error && entry.error.message ? ` (${entry.error.message})` : ""}`;
+    return `${what} : ${t("en attente de réseau", "waiting for the network")}`;
+  }
+
+  function guard(form) {
+    const box = document.createElement("div");
+    box.className = "notice";
+    box.id = "pending-rounds";
+    box.setAttribute("role", "alert");
+    box.hidden = true;
+    const text = document.createElement("p");
+    const list = document.createElement("ul");
+    const state = document.createElement("p");
+    state.id = "pending-state";
+    const send = document.createElement("button");
+    send.type = "button";
+    send.className = "primary";
+    send.id = "pending-send";
+    send.textContent = t("Les envoyer maintenant", "Send them now");
+    const drop = document.createElement("button");
+    drop.type = "button";
+    drop.className = "ghost danger";
+    drop.id = "pending-discard";
+    drop.textContent = t("Les abandonner (effacées de ce téléphone)", "Discard them (erased from this phone)");
+    box.append(text, list, send, drop, state);
+    form.before(box);
+    let left = null; // the rounds still waiting, once read
+
+    async function show(after = "") {
+      left = await outbox.all();
+      box.hidden = !left.length && !after;
+      list.replaceChildren(...left.map((entry) => {
+        const li = document.createElement("li");
+        const a = document.createElement("a");
+        a.href = `/sheets/${encodeURIComponent(entry.sheet)}/`;
+        a.textContent = describe(entry);
+        li.append(a);
+        return li;
+      }));
+      const n = left.length;
+      text.textContent = n ? t(
+        `⚠ ${n} ${plural(n, "manche enregistrée", "manches enregistrées")} sans réseau ${plural(n, "n'est", "ne sont")} pas encore sur le serveur. Si vous partez maintenant, ${plural(n, "elle sera effacée", "elles seront effacées")} de ce téléphone : ${plural(n, "envoyez-la", "envoyez-les")} d'abord, ou ${plural(n, "abandonnez-la", "abandonnez-les")}.`,
+        `⚠ ${n} ${plural(n, "round", "rounds", true)} saved without network ${plural(n, "is", "are", true)} not on the server yet. If you leave now, ${plural(n, "it", "they", true)} will be erased from this phone: send ${plural(n, "it", "them", true)} first, or discard ${plural(n, "it", "them", true)}.`) : "";
+      send.hidden = !left.some((e) => e.state !== "refused");
+      drop.hidden = !n;
+      state.textContent = after;
+    }
+
+    send.addEventListener("click", async () => {
+      send.disabled = true;
+      try {
+        if (window.NumTable) await window.NumTable.flushNow();
+        left = await outbox.all();
+      } finally { send.disabled = false; }
+      const waiting = left.filter((e) => e.state !== "refused").length;
+      await show(!left.length ? t("✓ Tout est envoyé : vous pouvez continuer.", "✓ Everything is sent: you may go on.")
+        : waiting ? t("Pas de réseau (ou le serveur ne répond pas) : elles attendent encore. Réessayez, ou abandonnez-les.", "No network (or the server does not answer): they still wait. Try again, or discard them.")
+          : t("Le serveur a refusé ce qui reste : ouvrez la feuille pour le reprendre, ou abandonnez-le.", "The server refused what is left: open the sheet to load it back, or discard it."));
+    });
+    drop.addEventListener("click", async () => {
+      for (const entry of left) await outbox.remove(entry.key);
+      await show(t("Manches abandonnées : elles ont été effacées de ce téléphone.", "Rounds discarded: they were erased from this phone."));
+    });
+    const ready = show();
+    // Leaving while rounds wait: first say so.
+    form.addEventListener("submit", async (ev) => {
+      if (left && !left.length) return;
+      ev.preventDefault();
+      if (left === null) await ready;
+      if (!left.length) { form.submit(); return; }
+      await show(t("Envoyez ou abandonnez d'abord les manches en attente.", "Send or discard the waiting rounds first."));
+      box.scrollIntoView({ block: "center" });
+      (send.hidden ? drop : send).focus();
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    document.querySelectorAll("form[data-leaving]").forEach(guard);
+  });
+
+  return { ids, id: ids[0] || "", mine, tagged, outbox };
+})();
