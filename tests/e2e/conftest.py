@@ -149,6 +149,28 @@ def totals(page) -> list[int]:
     return [int(c.replace("−", "-").strip()) for c in cells if c.strip()]
 
 
+def wait_until(page, predicate: str, arg=None, timeout: float = TIMEOUT_MS):
+    """Wait until `predicate` (a JS function, which may return a promise) gives a truthy value in the page; return it.
+
+    For what only a promise answers (the service worker's caches, IndexedDB): Playwright's
+    `wait_for_function` does not await the promise its predicate returns, and a promise is
+    truthy, so it would return at once, before the condition holds.
+    """
+    return page.evaluate(
+        f"""async (arg) => {{
+  const predicate = {predicate};
+  const end = performance.now() + {timeout};
+  for (;;) {{
+    const value = await predicate(arg);
+    if (value) return value;
+    if (performance.now() > end) throw new Error("still false after {timeout} ms: " + predicate);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }}
+}}""",
+        arg,
+    )
+
+
 def round_count(page) -> int:
     """Return how many rounds the score table shows."""
     return page.locator("table.scores tbody tr:has(details.cell)").count()

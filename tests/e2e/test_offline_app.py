@@ -8,7 +8,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from numapp.middleware import CSP, WORKER_CSP
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, new_sheet, shot, submit, totals
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, new_sheet, shot, submit, totals, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -228,8 +228,8 @@ def reload_without_engine(page):
 def offline_ready(page, sheet_id):
     """Wait until the engine runs and the service worker keeps the runtime and the sheet's page, then go offline."""
     assert engine_ready(page) is True
-    page.wait_for_function(RUNTIME_KEPT, timeout=ENGINE_TIMEOUT_MS)
-    page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{sheet_id}/", ""])
+    wait_until(page, RUNTIME_KEPT, timeout=ENGINE_TIMEOUT_MS)
+    wait_until(page, PAGE_KEPT, [f"/sheets/{sheet_id}/", ""])
     page.context.set_offline(True)
 
 
@@ -365,8 +365,8 @@ def test_it_opens_a_known_sheet_and_scores_without_network(phone):
     # The service worker stores the page and what the engine's worker fetched as they go by
     # (or fetches them itself when the page loaded while it was being installed): wait for
     # the page, the five runtime files and the engine bundle before cutting the network.
-    page.wait_for_function(RUNTIME_KEPT, timeout=ENGINE_TIMEOUT_MS)
-    page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{sheet_id}/", ""])
+    wait_until(page, RUNTIME_KEPT, timeout=ENGINE_TIMEOUT_MS)
+    wait_until(page, PAGE_KEPT, [f"/sheets/{sheet_id}/", ""])
     context = page.context
     context.set_offline(True)
 
@@ -418,7 +418,7 @@ def test_it_opens_a_known_sheet_and_scores_without_network(phone):
     submit(page, page.locator("#save-round"))
     submit(page, page.locator("#confirm-empty"))  # Sasha has no card: the page asks first
     # The new page is stored once its answer has gone by: wait for the copy with the round.
-    page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{sheet_id}/", '<details class="cell">'])
+    wait_until(page, PAGE_KEPT, [f"/sheets/{sheet_id}/", '<details class="cell">'])
     cached = page.evaluate(CACHED)
     pages = cached["num-pages-2"]
     assert set(pages) <= {"/", f"/sheets/{sheet_id}/"} and f"/sheets/{sheet_id}/" in pages

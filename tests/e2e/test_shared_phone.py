@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from scoring.models import IdempotentRequest, Round, Sheet
-from tests.e2e.conftest import new_sheet, shot, submit
+from tests.e2e.conftest import new_sheet, shot, submit, wait_until
 from tests.e2e.test_offline_app import ENGINE_TIMEOUT_MS, PAGE_KEPT, RUNTIME_KEPT, engine_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -222,9 +222,9 @@ def test_after_an_account_deletion_its_sheets_cannot_be_read_offline(new_phone, 
     leas = new_sheet(page, "numx", LEA)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.reload()
-    page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{leas}/", "Tomasz"])
+    wait_until(page, PAGE_KEPT, [f"/sheets/{leas}/", "Tomasz"])
     page.goto("/")
-    page.wait_for_function(PAGE_KEPT, arg=["/", "Tomasz"])
+    wait_until(page, PAGE_KEPT, ["/", "Tomasz"])
 
     page.goto("/me/delete/")
     page.locator("input[name=confirm]").check()
@@ -233,8 +233,8 @@ def test_after_an_account_deletion_its_sheets_cannot_be_read_offline(new_phone, 
     expect(page.locator(".messages")).to_contain_text("supprimés")
     assert not get_user_model().objects.filter(email="lea@example.org").exists()
     # The home page after the deletion is seen by the service worker (kept or not): then look at what it keeps.
-    page.wait_for_function(
-        "() => caches.match('/').then((r) => (r ? r.text() : '')).then((html) => !html.includes('Tomasz'))"
+    wait_until(
+        page, "() => caches.match('/').then((r) => (r ? r.text() : '')).then((html) => !html.includes('Tomasz'))"
     )
     assert "Tomasz" not in page.evaluate(PAGES_TEXT)
     assert "Tomasz" not in page.evaluate(STORED)
@@ -248,10 +248,6 @@ def test_after_an_account_deletion_its_sheets_cannot_be_read_offline(new_phone, 
     page.context.set_offline(False)
 
 
-@pytest.mark.skip(
-    reason="Fails now and then in full runs (2 of 5 on SQLite, -n 2; never alone): after the logout, offline, the in-page "
-    "engine reports it could not load although its files are kept; cause not found yet (issue 23's shared phone, see the closing note)"
-)
 def test_after_a_logout_anonymous_play_still_works_offline(new_phone, people):
     page = new_phone()
     log_in(page, "lea@example.org")
@@ -261,8 +257,8 @@ def test_after_a_logout_anonymous_play_still_works_offline(new_phone, people):
 
     # Someone without an account on the same phone: the sheet opens and takes rounds offline.
     theirs = new_sheet(page, "numx", ["Noé", "Inès"])
-    page.wait_for_function(RUNTIME_KEPT, timeout=ENGINE_TIMEOUT_MS)
-    page.wait_for_function(PAGE_KEPT, arg=[f"/sheets/{theirs}/", "Inès"])
+    wait_until(page, RUNTIME_KEPT, timeout=ENGINE_TIMEOUT_MS)
+    wait_until(page, PAGE_KEPT, [f"/sheets/{theirs}/", "Inès"])
     page.context.set_offline(True)
     response = page.reload()
     assert response.from_service_worker
