@@ -13,7 +13,8 @@ window.NumDevice = (() => {
   const ids = meta("num-device");
   const english = () => document.documentElement.lang === "en";
   const t = (fr, en) => (english() ? en : fr);
-  const plural = (n, one, many, en = false) => ((en ? n === 1 : n <= 1) ? one : many);
+  const { plural } = window.NumWords; // loaded first on every page (base.html)
+  const capital = (word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
 
   // Kept before identities were (no tag): whoever reads it first takes it, as then. Kept by a
   // page that names no identity (a player's own page opened from a seat link, without a
@@ -89,7 +90,8 @@ window.NumDevice = (() => {
   // ---- the logout and deletion pages: rounds that still wait --------------------------
   function describe(entry) {
     const names = Object.keys((entry.body && entry.body.entries) || {}).join(", ");
-    const what = t(`Manche ${entry.number}`, `Round ${entry.number}`) + (names ? ` — ${names}` : "");
+    const one = (entry.noun && entry.noun.one) || t("manche", "round"); // the game's word, kept with the round
+    const what = `${capital(one)} ${entry.number}` + (names ? ` — ${names}` : "");
     if (entry.state === "refused") return `${what} : ${t("refusée", "refused")}${entry.error && entry.error.message ? ` (${entry.error.message})` : ""}`;
     return `${what} : ${t("en attente de réseau", "waiting for the network")}`;
   }
@@ -117,6 +119,9 @@ window.NumDevice = (() => {
     box.append(text, list, send, drop, state);
     form.before(box);
     let left = null; // the rounds still waiting, once read
+    // The games' word when every round waiting is of one kind (« partie » for a coop session's), else « manche ».
+    const nounOf = (entries) => (new Set(entries.map((e) => JSON.stringify(e.noun || null))).size === 1 && entries[0].noun)
+      || { one: t("manche", "round"), other: t("manches", "rounds") };
 
     async function show(after = "") {
       left = await outbox.all();
@@ -130,9 +135,10 @@ window.NumDevice = (() => {
         return li;
       }));
       const n = left.length;
+      const noun = nounOf(left);
       text.textContent = n ? t(
-        `⚠ ${n} ${plural(n, "manche enregistrée", "manches enregistrées")} sans réseau ${plural(n, "n'est", "ne sont")} pas encore sur le serveur. Si vous partez maintenant, ${plural(n, "elle sera effacée", "elles seront effacées")} de ce téléphone : ${plural(n, "envoyez-la", "envoyez-les")} d'abord, ou ${plural(n, "abandonnez-la", "abandonnez-les")}.`,
-        `⚠ ${n} ${plural(n, "round", "rounds", true)} saved without network ${plural(n, "is", "are", true)} not on the server yet. If you leave now, ${plural(n, "it", "they", true)} will be erased from this phone: send ${plural(n, "it", "them", true)} first, or discard ${plural(n, "it", "them", true)}.`) : "";
+        `⚠ ${n} ${plural(n, `${noun.one} enregistrée`, `${noun.other} enregistrées`)} sans réseau ${plural(n, "n'est", "ne sont")} pas encore sur le serveur. Si vous partez maintenant, ${plural(n, "elle sera effacée", "elles seront effacées")} de ce téléphone : ${plural(n, "envoyez-la", "envoyez-les")} d'abord, ou ${plural(n, "abandonnez-la", "abandonnez-les")}.`,
+        `⚠ ${n} ${plural(n, noun.one, noun.other)} saved without network ${plural(n, "is", "are")} not on the server yet. If you leave now, ${plural(n, "it", "they")} will be erased from this phone: send ${plural(n, "it", "them")} first, or discard ${plural(n, "it", "them")}.`) : "";
       send.hidden = !left.some((e) => e.state !== "refused");
       drop.hidden = !n;
       state.textContent = after;
@@ -150,8 +156,9 @@ window.NumDevice = (() => {
           : t("Le serveur a refusé ce qui reste : ouvrez la feuille pour le reprendre, ou abandonnez-le.", "The server refused what is left: open the sheet to load it back, or discard it."));
     });
     drop.addEventListener("click", async () => {
+      const { other } = nounOf(left);
       for (const entry of left) await outbox.remove(entry.key);
-      await show(t("Manches abandonnées : elles ont été effacées de ce téléphone.", "Rounds discarded: they were erased from this phone."));
+      await show(t(`${capital(other)} abandonnées : elles ont été effacées de ce téléphone.`, `${capital(other)} discarded: they were erased from this phone.`));
     });
     const ready = show();
     // Leaving while rounds wait: first say so.
@@ -160,7 +167,8 @@ window.NumDevice = (() => {
       ev.preventDefault();
       if (left === null) await ready;
       if (!left.length) { form.submit(); return; }
-      await show(t("Envoyez ou abandonnez d'abord les manches en attente.", "Send or discard the waiting rounds first."));
+      const { other } = nounOf(left);
+      await show(t(`Envoyez ou abandonnez d'abord les ${other} en attente.`, `Send or discard the waiting ${other} first.`));
       box.scrollIntoView({ block: "center" });
       (send.hidden ? drop : send).focus();
     });

@@ -404,7 +404,8 @@ window.NumTable = (() => {
     saveDraft();
     const draft = loadDraft() || { key: newKey() };
     const number = formNumber();
-    const entry = { key: draft.key, sheet: data.id, number, body: round, created_at: Date.now(), state: "waiting", error: null };
+    // `noun`: the game's word for a row, for the pages that list the rounds waiting (static/js/device.js).
+    const entry = { key: draft.key, sheet: data.id, number, noun: window.NumWords.noun(), body: round, created_at: Date.now(), state: "waiting", error: null };
     // Rounds already waiting go first: this one waits behind them.
     if (!navigator.onLine || (await mine()).some(waiting)) { await queue(entry); return; }
     let resp;
@@ -593,7 +594,7 @@ window.NumTable = (() => {
       const refusedCount = entries.length - wait.length;
       note.textContent = !entries.length ? "" : [
         wait.length ? t(`⏳ ${window.NumWords.rows(wait.length)} en attente de réseau : envoi automatique au retour du réseau.`, `⏳ ${window.NumWords.rows(wait.length)} waiting for the network: sent as soon as it is back.`) : "",
-        refusedCount ? t(`⚠ ${window.NumWords.rows(refusedCount)} ${plural(refusedCount, "refusée", "refusées")} : reprenez-la ou abandonnez-la.`, `⚠ ${window.NumWords.rows(refusedCount)} refused: load it back or discard it.`) : "",
+        refusedCount ? t(`⚠ ${window.NumWords.rows(refusedCount)} ${plural(refusedCount, "refusée : reprenez-la ou abandonnez-la", "refusées : reprenez-les ou abandonnez-les")}.`, `⚠ ${window.NumWords.rows(refusedCount)} refused: load ${plural(refusedCount, "it", "them")} back or discard ${plural(refusedCount, "it", "them")}.`) : "",
       ].filter(Boolean).join(" ");
     }
     if (form && document.contains(form)) {

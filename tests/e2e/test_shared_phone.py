@@ -171,6 +171,35 @@ def test_a_waiting_round_is_sent_before_the_logout_when_the_person_asks(new_phon
     assert IdempotentRequest.objects.filter(sheet_id=leas).count() == 1
 
 
+def test_the_logout_page_names_a_coop_sessions_waiting_games_with_its_own_word(new_phone, people):
+    page = new_phone()
+    log_in(page, "lea@example.org")
+    sheet_id = new_sheet(page, "coop", ["Léa", "Tomasz"], options={"mode": "cooperatif"})
+
+    def unavailable(route):
+        if route.request.method == "POST":
+            route.fulfill(status=503, content_type="application/json", body='{"detail": "busy"}')
+        else:
+            route.continue_()
+
+    page.route(f"**/api/v1/sheets/{sheet_id}/rounds/", unavailable)
+    for placed in ("70", "81"):
+        page.locator("#placed").fill(placed)
+        submit(page, page.locator("#save-round"))
+    expect(page.locator("tr.pending")).to_have_count(2)
+    expect(page.locator("#outbox-note")).to_contain_text("2 parties en attente de réseau")
+
+    page.goto("/accounts/logout/")
+    warning = page.locator("#pending-rounds")
+    expect(warning).to_contain_text("2 parties enregistrées sans réseau ne sont pas encore sur le serveur")
+    expect(warning.locator("li")).to_have_text(["Partie 1 : en attente de réseau", "Partie 2 : en attente de réseau"])
+    page.get_by_role("button", name="Se déconnecter").click()
+    expect(page.locator("#pending-state")).to_have_text("Envoyez ou abandonnez d'abord les parties en attente.")
+    page.get_by_role("button", name="Les abandonner (effacées de ce téléphone)").click()
+    expect(page.locator("#pending-state")).to_have_text("Parties abandonnées : elles ont été effacées de ce téléphone.")
+    assert Round.objects.filter(sheet_id=sheet_id).count() == 0
+
+
 def test_a_waiting_round_discarded_knowingly_is_never_sent_under_the_next_persons_session(new_phone, people):
     page = new_phone()
     log_in(page, "lea@example.org")
