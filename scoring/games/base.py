@@ -557,13 +557,16 @@ class Game:
     def cell_marks(self, details, lang="fr") -> list:
         """Return the marks of a round's cell from its detail lines: [{"kind", "label", "text"}], one per line marked.
 
-        ``label`` names the kind ("pénalité"), ``text`` is the line it marks (the cell's accessible name says both).
+        ``label`` names the kind ("pénalité"), ``text`` is the line it marks, ``said`` both, in the
+        language's way (the mark's accessible name: « pénalité : … », "penalty: …").
         """
         marks = []
         for line in details or ():
             kind = self.detail_marks.get(line.get("rule"))
             if kind:
-                marks.append({"kind": kind, "label": t(f"mark.{kind}", lang), "text": line.get("text", "")})
+                label, text = t(f"mark.{kind}", lang), line.get("text", "")
+                said = t("mark.said", lang, label=label, text=text)
+                marks.append({"kind": kind, "label": label, "text": text, "said": said})
         return marks
 
     # -- a finished game's ranking -----------------------------------------------

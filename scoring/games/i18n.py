@@ -795,6 +795,8 @@ MESSAGES = {
     "mark.penalty": {"fr": "pénalité", "en": "penalty"},
     "mark.bonus": {"fr": "bonus", "en": "bonus"},
     "mark.tiebreak": {"fr": "départage", "en": "tie-break"},
+    # A mark's accessible name: its kind, then the line it marks.
+    "mark.said": {"fr": "{label} : {text}", "en": "{label}: {text}"},
 }
 
 

@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import Profile, TablePlayer
-from accounts.services import players_register, standings_recount
+from accounts.services import player_link_make, players_register, standings_recount
 from scoring import services, tokens
 from scoring.games import GAMES
 from scoring.models import Player
@@ -101,12 +101,12 @@ def world(live_server):
             sheet.refresh_from_db()
             assert not sheet.finished, (slug, n)  # its entry form shows
             pk, tag = sheet.pk, f"{slug}-{n}"
-            sheets.append((f"sheet-{tag}", f"/sheets/{pk}/", n == 4))
+            sheets.append((f"sheet-{tag}", f"/sheets/{pk}/"))
             if n == 4:  # the same score table as the creator's page, a form of one player or none
                 sheets += [
-                    (f"share-{tag}", f"/w/{pk}/{tokens.read_token(pk)}/", True),
-                    (f"seat-{tag}", f"/p/{pk}/1/{tokens.entry_token(pk, 1)}/", True),
-                    (f"edit-{tag}", f"/sheets/{pk}/rounds/1/edit/", True),
+                    (f"share-{tag}", f"/w/{pk}/{tokens.read_token(pk)}/"),
+                    (f"seat-{tag}", f"/p/{pk}/1/{tokens.entry_token(pk, 1)}/"),
+                    (f"edit-{tag}", f"/sheets/{pk}/rounds/1/edit/"),
                 ]
     # A finished game of the account: its history, stats, players and leaderboards have rows.
     king = services.sheet_create(game="numking", players=[WORD40, NAMES[2]], options={}, user=user).sheet
@@ -120,6 +120,7 @@ def world(live_server):
     standings_recount(user_ids=[user.pk], game="numking")
     players_register(user_id=user.pk, sheet_ids=[king.pk])
     mate = TablePlayer.objects.filter(owner=user).exclude(name=WORD40).first()
+    link = player_link_make(user=user, player_id=mate.pk)
     pages += [
         ("sheet-finished", f"/sheets/{king.pk}/"),
         ("history", "/me/"),
@@ -131,6 +132,10 @@ def world(live_server):
         ("seat-join", f"/seat/{king.pk}/1/{tokens.claim_token(king.pk, 1)}/"),
         ("email", "/accounts/email/"),
         ("password-change", "/accounts/password/change/"),
+        ("profile", "/me/profile/"),
+        ("logout", "/accounts/logout/"),
+        ("player-link", f"/players/link/{mate.pk}/{link}/"),
+        ("offline", "/offline/fr/"),
     ]
     logged_out = [
         ("login", "/accounts/login/"),
@@ -139,8 +144,8 @@ def world(live_server):
     ]
     return {
         "session": client.cookies["sessionid"].value,
-        "in": [(name, url, True) for name, url in pages] + sheets,
-        "out": [(name, url, True) for name, url in logged_out],
+        "in": pages + sheets,
+        "out": logged_out,
     }
 
 
@@ -241,8 +246,7 @@ ONLY = os.environ.get("E2E_PAGES", "")  # while working on a page: E2E_PAGES=she
 def look_everywhere(browser, base_url, session, pages, lang, problems):
     """Open each page once; look at it at each width in both themes; add what is wrong to problems.
 
-    axe-core runs in both languages on every page but the larger tables of a game (the same page
-    as its table of four, longer), at AXE_AT. The tables of six and eight are
+    axe-core runs in both languages on every page, at AXE_AT. The tables of six and eight are
     seen on the creator's page, whose score table and form the share and seat pages show too.
     """
     context = browser.new_context(
@@ -262,7 +266,7 @@ def look_everywhere(browser, base_url, session, pages, lang, problems):
     try:
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
-        for name, url, axe in pages:
+        for name, url in pages:
             if ONLY and not any(o in name for o in ONLY.split(",")):
                 continue
             page.set_viewport_size({"width": 390, "height": 740})
@@ -270,8 +274,7 @@ def look_everywhere(browser, base_url, session, pages, lang, problems):
             if status != (404 if name == "404" else 200):
                 problems.setdefault(f"{name} {lang}: {url} answered {status}", []).append("")
                 continue
-            if axe:
-                page.add_script_tag(path=str(AXE))
+            page.add_script_tag(path=str(AXE))
             players = page.locator("table.scores thead .pname").count()
             for scheme in SCHEMES:
                 page.emulate_media(color_scheme=scheme)
@@ -281,7 +284,7 @@ def look_everywhere(browser, base_url, session, pages, lang, problems):
                     wide = page.evaluate(OVERFLOW)
                     if wide:
                         found.append(f"page too wide: {wide}")
-                    if axe and (scheme, width) in AXE_AT:
+                    if (scheme, width) in AXE_AT:
                         found += page.evaluate(AXE_RUN)
                     for problem in found:
                         problems.setdefault(f"{name} {lang}: {problem}", []).append(f"{scheme} {width}")

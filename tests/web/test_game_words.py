@@ -166,6 +166,21 @@ def test_a_failed_num_win_call_is_marked_as_a_penalty_in_its_cell():
     assert page.count('class="mark ') == 1
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("fr", "bonus : 7🔴 7🔵 7🟢 7🟡 7🌑: X-Trem ! → 100"), ("en", "bonus: 7🔴 7🔵 7🟢 7🟡 7🌑: X-Trem! → 100")],
+)
+def test_an_xtrem_bonus_is_marked_in_its_cell_in_the_languages_own_way(lang, said):
+    client = Client()
+    sheet = start(client, "numx", ["Léa", "Tom"], lang)
+    xtrem = [{"kind": kind, "value": 7} for kind in ("blue", "red", "green", "yellow", "shadow")]
+    add(sheet, {"entries": {"Léa": {"cards": xtrem}, "Tom": {"points": 3}}})
+    page = client.get(f"/sheets/{sheet.pk}/").content.decode()
+    marks = re.findall(r'<span class="mark (\w+)" role="img" aria-label="([^"]+)"', page)
+    assert [kind for kind, _label in marks] == ["bonus"]
+    assert html.unescape(marks[0][1]) == said
+
+
 def test_a_tie_break_rounds_cells_are_marked():
     client = Client()
     sheet = start(client, "numwin", ["Léa", "Tom"])
