@@ -132,7 +132,6 @@ def world(live_server):
         ("seat-join", f"/seat/{king.pk}/1/{tokens.claim_token(king.pk, 1)}/"),
         ("email", "/accounts/email/"),
         ("password-change", "/accounts/password/change/"),
-        ("profile", "/me/profile/"),
         ("logout", "/accounts/logout/"),
         ("player-link", f"/players/link/{mate.pk}/{link}/"),
         ("offline", "/offline/fr/"),
