@@ -6,7 +6,7 @@
 //   NumWords.rows(n)      "3 manches", "1 partie": the game's own noun of a sheet's row,
 //   NumWords.row(n)       "Manche 4", "Partie 4"   as its engine names it (#board's data-row-*)
 //   NumWords.capital()    "Manche", "Partie"
-// Loaded first on every page (base.html); tests/web/test_game_words.py checks it against Django.
+// Loaded first on every page (base.html); tests/e2e/test_game_words.py checks it against Django.
 "use strict";
 
 window.NumWords = (() => {
