@@ -4,7 +4,8 @@ Each page is opened once per language (logged in as the creator, or logged out f
 account pages); the same loaded page is then looked at 320, 360 and 390 px wide, in the
 light and the dark theme (the window resized and ``prefers-color-scheme`` emulated, no
 reload). At each size: the page never scrolls sideways, every player's name is whole in
-the score table's header, no text runs out of its box, no target is under 24 × 24 CSS px
+the score table's header, no text runs out of its box, every score cell looks tappable
+(a pointer, its points underlined), no target is under 24 × 24 CSS px
 (44 px tall for the ones used at the table every round), the score table of 4 players fits
 at 320 px and of 6 at 390 px; axe-core (tests/e2e/vendor, from npm) finds no violation at
 320 and 390 px in both themes. Screenshots: var/screenshots/every-*.png.
@@ -222,6 +223,12 @@ LOOK = """([fits, tall]) => {
     const r = el.getBoundingClientRect();
     if (r.width < 24 - 0.01 || r.height < 24 - 0.01) out.push(`target under 24 px: ${name(el)} ${Math.round(r.width)}×${Math.round(r.height)}`);
     else if (tall && el.matches(tall) && r.height < 44 - 0.01) out.push(`table target under 44 px tall: ${kind(el)} ${Math.round(r.height)} px`);
+  }
+  // 6. A score cell that opens its explanation looks tappable: a pointer, its points underlined.
+  for (const cell of document.querySelectorAll('details.cell > summary')) {
+    if (!shown(cell)) continue;
+    const pts = cell.querySelector('.pts');
+    if (getComputedStyle(cell).cursor !== 'pointer' || !pts || !getComputedStyle(pts).textDecorationLine.includes('underline')) out.push(`cell not shown as tappable: ${name(cell)}`);
   }
   return [...new Set(out)];
 }"""
