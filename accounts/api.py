@@ -412,17 +412,7 @@ class SeatView(APIView):
         _write(request)
         found = _own_sheet(request, sheet)
         seat = parsed(SeatBody, request.data)["seat"]
-        if seat is None:
-            services.seat_none(user=request.user, sheet=found)
-        elif seat >= len(found.players):
-            message = _("seat: this sheet has %(count)d names, seats 0 to %(last)d.") % {
-                "count": len(found.players),
-                "last": len(found.players) - 1,
-            }
-            raise InvalidInput.one("seat", "out_of_range", message)
-        else:
-            services.seat_attach(sheet=found, seat=seat, user=request.user, take_over=True)
-        return Response({"sheet": found.pk, **services.seat_state(request.user, found)})
+        return Response({"sheet": found.pk, **services.seat_answer(user=request.user, sheet=found, seat=seat)})
 
 
 PERIOD = OpenApiParameter(

@@ -953,6 +953,23 @@ def seat_none(*, user, sheet) -> None:
             standings_recount(user_ids={user.pk}, game=sheet.game)
 
 
+def seat_answer(*, user, sheet, seat: int | None) -> dict:
+    """Answer « Qui êtes-vous ? » on the owner's sheet: a seat that is theirs, or None for « aucun »; return seat_state.
+
+    On their own sheet a seat another account held is theirs on purpose (take_over). A seat
+    past the last name is refused, nothing changed.
+    """
+    if seat is None:
+        seat_none(user=user, sheet=sheet)
+    elif not 0 <= seat < len(sheet.players):
+        count = len(sheet.players)
+        message = _("seat: this sheet has %(count)d names, seats 0 to %(last)d.") % {"count": count, "last": count - 1}
+        raise _refused("seat", "out_of_range", message)
+    else:
+        seat_attach(sheet=sheet, seat=seat, user=user, take_over=True)
+    return seat_state(user, sheet)
+
+
 def seat_state(user, sheet) -> dict:
     """Return the owner's answer to « Qui êtes-vous ? » on their sheet.
 
