@@ -1,15 +1,20 @@
-"""« Mes joueurs » in the API: `GET /api/v1/players/` and `GET /api/v1/players/{id}/`, the logged-in account's own.
+"""« Mes joueurs » in the API (`/api/v1/players/…`), the logged-in account's own.
 
-Views that parse, check the account, call accounts.services and shape the answer;
-refusals are raised and the API's one exception handler answers them.
+Read them (the list, one player, « Ma table »), merge, split and rename them, link one
+to another account (and accept such a link), say which seat of a sheet is yours
+(« Qui êtes-vous ? »). Views that parse, check the account, call accounts.services and
+shape the answer; refusals are raised and the API's one exception handler answers them.
 """
 
 import math
 import re
 
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -18,7 +23,11 @@ import scoring.api.serializers as scoring_s
 from accounts import serializers as s
 from accounts import services
 from numapp.i18n import request_lang
-from scoring.exceptions import InvalidInput
+from scoring.access import check_csrf
+from scoring.api.inputs import Envelope, parsed
+from scoring.api.shapes import NAME, closed
+from scoring.exceptions import InvalidInput, PlayerNotFound, UnknownGame
+from scoring.games import GAMES
 
 REFUSED = {
     403: OpenApiResponse(description="Not logged in: the players are an account's own."),
@@ -143,3 +152,307 @@ class PlayerDetailView(APIView):
             previous=f"{url}?page={min(page - 1, pages)}" if page > 1 else None,
         )
         return Response(answer)
+
+
+# Writes: a JSON body with only its documented fields, each refused with a message naming it.
+
+NOT_FOUND = OpenApiResponse(scoring_s.ErrorSerializer, description="Not a player of yours (`path`: which one).")
+WRITE_REFUSED = {400: scoring_s.ErrorSerializer, **REFUSED, 404: NOT_FOUND, 413: scoring_s.ErrorSerializer}
+
+
+class Checked(serializers.Field):
+    """A body field whose one message names it and says what it takes (missing, null or of the wrong kind)."""
+
+    def __init__(self, message, *, accepts, allow_null=False):
+        messages = {"required": message, "null": message, "invalid": message}
+        super().__init__(required=True, allow_null=allow_null, error_messages=messages)
+        self.accepts = accepts
+
+    def to_internal_value(self, data):
+        if not self.accepts(data):
+            self.fail("invalid")
+        return data
+
+    def to_representation(self, value):
+        return value
+
+
+def whole(lowest: int):
+    return lambda v: isinstance(v, int) and not isinstance(v, bool) and lowest <= v <= 999_999_999
+
+
+def text(v) -> bool:
+    return isinstance(v, str)
+
+
+class MergeBody(Envelope):
+    other = Checked(
+        gettext_lazy("other: the player to merge into this one, by their id (a whole number from 1)."),
+        accepts=whole(1),
+    )
+
+
+class NameBody(Envelope):
+    name = Checked(gettext_lazy("name: send the name as text."), accepts=text)
+
+
+class SeatBody(Envelope):
+    seat = Checked(
+        gettext_lazy("seat: your seat's number (0 for the first name) or null for none of them."),
+        accepts=whole(0),
+        allow_null=True,
+    )
+
+
+ID = {"type": "integer", "minimum": 1, "maximum": 999_999_999}
+MERGE_REQUEST = closed({"other": {**ID, "description": "The player whose names join this one."}}, ["other"])
+SPLIT_REQUEST = closed(
+    {"name": {"type": "string", "description": "One of the player's `names`, to become a player of its own."}},
+    ["name"],
+)
+RENAME_REQUEST = closed({"name": {**NAME, "description": "The name the account's pages show."}}, ["name"])
+SEAT_REQUEST = closed(
+    {
+        "seat": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 999_999_999,
+            "nullable": True,
+            "description": "Your seat (0 is the sheet's first name), or null: « aucun », you only kept score.",
+        }
+    },
+    ["seat"],
+)
+
+
+def _body(schema: dict) -> dict:
+    return {"application/json": schema}
+
+
+def the_player(request, player_id: int) -> dict:
+    """Return one of the account's players as the list shows it (PlayerNotFound if it is not theirs)."""
+    found = next((p for p in services.table_players(request.user) if p["id"] == player_id), None)
+    if found is None:
+        raise PlayerNotFound()
+    return player_summary(request, found)
+
+
+def _write(request) -> None:
+    """Refuse a write without a login (403) or, from a browser, without its CSRF token (403)."""
+    logged_in(request)
+    check_csrf(request)
+
+
+class PlayerView(PlayerDetailView):
+    """One player of my table: read it (PlayerDetailView), rename it."""
+
+    @extend_schema(
+        summary="Rename one player of my table",
+        description="The account's pages and the API show the player by this name; the sheets keep the names "
+        "they were typed with (`names`). The answer is the player as the list shows it.",
+        request=_body(RENAME_REQUEST),
+        responses={200: s.PlayerSerializer, **WRITE_REFUSED},
+    )
+    def patch(self, request, player_id):
+        _write(request)
+        body = parsed(NameBody, request.data)
+        services.players_rename(user=request.user, player_id=player_id, name=body["name"])
+        return Response(the_player(request, player_id))
+
+
+class PlayerMergeView(APIView):
+    @extend_schema(
+        summary="Merge two players of my table",
+        description="`other`'s names become this player's; its games, figures and rating follow, and `other` is "
+        "gone. Refused (400, `path` `other`) for the same player, two players who sat at the same sheet, or "
+        "two players linked to different accounts. The answer is the merged player as the list shows it.",
+        request=_body(MERGE_REQUEST),
+        responses={200: s.PlayerSerializer, **WRITE_REFUSED},
+    )
+    def post(self, request, player_id):
+        _write(request)
+        body = parsed(MergeBody, request.data)
+        services.players_merge(user=request.user, into=player_id, other=body["other"])
+        return Response(the_player(request, player_id))
+
+
+class PlayerSplitView(APIView):
+    @extend_schema(
+        summary="Split a name off a player of my table",
+        description="One of the player's `names` becomes a player of its own (« LEA » is not Léa), shown by that "
+        "name; the figures and ratings of both follow. Refused (400, `path` `name`) for a name that is not "
+        "the player's, or the player's only name. The answer is the new player as the list shows it.",
+        request=_body(SPLIT_REQUEST),
+        responses={201: s.PlayerSerializer, **WRITE_REFUSED},
+    )
+    def post(self, request, player_id):
+        _write(request)
+        body = parsed(NameBody, request.data)
+        new = services.players_split(user=request.user, player_id=player_id, name=body["name"])
+        answer = the_player(request, new)
+        return Response(answer, status=status.HTTP_201_CREATED, headers={"Location": answer["url"]})
+
+
+class PlayerLinkView(APIView):
+    @extend_schema(
+        summary="Make a link to one player of my table",
+        description="A new link (the previous one ends): the person who opens it, logged in, may accept it; "
+        "the player's seats on this account's sheets then count in their own stats (the sheets stay "
+        "this account's). It works once, for 30 days.",
+        request=None,
+        responses={201: s.PlayerLinkSerializer, **REFUSED, 404: NOT_FOUND},
+    )
+    def post(self, request, player_id):
+        _write(request)
+        until = timezone.now() + services.PLAYER_LINK_KEEP
+        token = services.player_link_make(user=request.user, player_id=player_id)
+        answer = {
+            "url": request.build_absolute_uri(reverse("player-link", args=[player_id, token])),
+            "api_url": request.build_absolute_uri(reverse("api-player-link", args=[player_id, token])),
+            "expires_at": until,
+        }
+        return Response(s.PlayerLinkSerializer(answer).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="End the link of one player of my table",
+        description="Their seats on this account's sheets leave the other account's stats; a link not yet "
+        "accepted stops working. Nothing to end: 204 all the same.",
+        request=None,
+        responses={204: None, **REFUSED, 404: NOT_FOUND},
+    )
+    def delete(self, request, player_id):
+        _write(request)
+        services.player_unlink(user=request.user, player_id=player_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+LINK_TOKEN = OpenApiParameter(
+    "token", str, OpenApiParameter.PATH, pattern="^[A-Za-z0-9_-]{1,64}$", description="The link's last part."
+)
+
+
+class PlayerLinkAcceptView(APIView):
+    @extend_schema(
+        operation_id="player_link_show",
+        summary="What a player's link is",
+        description="Anyone holding the link: the player's name and whose table it is, nothing else of it. "
+        "404 once used, ended or older than 30 days.",
+        parameters=[LINK_TOKEN],
+        responses={200: s.PlayerLinkShownSerializer, 404: scoring_s.ErrorSerializer},
+    )
+    def get(self, request, player_id, token):
+        shown = services.player_to_link(player_id, token)
+        if shown is None:
+            raise PlayerNotFound()
+        return Response(shown)
+
+    @extend_schema(
+        operation_id="player_link_accept",
+        summary="Accept a player's link: « C'est moi »",
+        description="The player's games on that table count in your stats from now on, and so do the games to "
+        "come; the sheets stay their owner's. Refused (400, `path` `player`) to the table's own account.",
+        parameters=[LINK_TOKEN],
+        request=None,
+        responses={
+            200: s.PlayerLinkAcceptedSerializer,
+            400: scoring_s.ErrorSerializer,
+            **REFUSED,
+            404: scoring_s.ErrorSerializer,
+        },
+    )
+    def post(self, request, player_id, token):
+        _write(request)
+        shown = services.player_to_link(player_id, token)
+        if shown is None:
+            raise PlayerNotFound()
+        counted = services.player_link_accept(player_id=player_id, token=token, user=request.user)
+        return Response({**shown, "counted": counted})
+
+
+SEAT_SHEET = OpenApiParameter(
+    "sheet", str, OpenApiParameter.PATH, pattern="^[A-Za-z0-9_-]{1,32}$", description="A sheet of your account."
+)
+
+
+def _own_sheet(request, sheet_id: str):
+    sheet = services.owned_sheet(request.user, sheet_id)
+    if sheet is None:
+        raise PlayerNotFound("sheet")
+    return sheet
+
+
+class SeatView(APIView):
+    @extend_schema(
+        summary="Which seat of my sheet is mine",
+        description="The seat you hold on a sheet of your account, and whether its page asks « Qui êtes-vous ? ».",
+        parameters=[SEAT_SHEET],
+        responses={200: s.SeatSerializer, **REFUSED, 404: scoring_s.ErrorSerializer},
+    )
+    def get(self, request, sheet):
+        logged_in(request)
+        found = _own_sheet(request, sheet)
+        return Response({"sheet": found.pk, **services.seat_state(request.user, found)})
+
+    @extend_schema(
+        summary="Answer « Qui êtes-vous ? »",
+        description="`seat`: the seat that is yours (your stats count the game; a seat another account held is "
+        "yours on your own sheet), or null: « aucun », you only kept score (never asked again, no seat yours). "
+        "A seat past the last name: 400.",
+        parameters=[SEAT_SHEET],
+        request=_body(SEAT_REQUEST),
+        responses={
+            200: s.SeatSerializer,
+            400: scoring_s.ErrorSerializer,
+            **REFUSED,
+            404: scoring_s.ErrorSerializer,
+            413: scoring_s.ErrorSerializer,
+        },
+    )
+    def put(self, request, sheet):
+        _write(request)
+        found = _own_sheet(request, sheet)
+        seat = parsed(SeatBody, request.data)["seat"]
+        return Response({"sheet": found.pk, **services.seat_answer(user=request.user, sheet=found, seat=seat)})
+
+
+PERIOD = OpenApiParameter(
+    "period",
+    str,
+    enum=["all", "month"],
+    description="`all` (the default): every finished game; `month`: the games of this calendar month.",
+)
+BOARD_GAME = OpenApiParameter("slug", str, OpenApiParameter.PATH, enum=list(GAMES), description="The game.")
+
+
+class TableBoardView(APIView):
+    @extend_schema(
+        summary="« Ma table »: the leaderboard of my players in one game",
+        description="The players of the account's sheets (names merged as the account says), ranked by wins "
+        "then games, with their rating in the game. Filled the moment a game finishes.",
+        parameters=[BOARD_GAME, PERIOD],
+        responses={200: s.BoardSerializer, 400: scoring_s.ErrorSerializer, **REFUSED, 404: scoring_s.ErrorSerializer},
+    )
+    def get(self, request, slug):
+        logged_in(request)
+        if slug not in GAMES:
+            raise UnknownGame(slug)
+        period = request.query_params.get("period", "all")
+        if period not in ("all", "month"):
+            raise InvalidInput.one("period", "invalid_period", _("period: all (the default) or month."))
+        rows = services.table_board(request.user, slug, month=period == "month")
+        return Response(
+            {
+                "game": slug,
+                "period": period,
+                "rows": [
+                    {
+                        "rank": rank,
+                        **{k: row[k] for k in ("id", "name", "games", "wins", "win_rate", "best", "rating")},
+                        "url": request.build_absolute_uri(reverse("api-player", args=[row["id"]]))
+                        if row["id"]
+                        else None,
+                    }
+                    for rank, row in enumerate(rows, 1)
+                ],
+            }
+        )

@@ -90,3 +90,49 @@ class PlayerDetailSerializer(serializers.Serializer):
     pages = serializers.IntegerField(help_text="How many pages the game with the most results fills (at least 1).")
     next = serializers.URLField(allow_null=True, help_text="The next page of results; null on the last.")
     previous = serializers.URLField(allow_null=True, help_text="The page before; null on the first.")
+
+
+class PlayerLinkSerializer(serializers.Serializer):
+    url = serializers.URLField(help_text="The page to send to the person: they open it, log in and accept.")
+    api_url = serializers.URLField(help_text="The same link in the API: GET says what it is, POST accepts it.")
+    expires_at = serializers.DateTimeField(help_text="The link works once, until then (30 days).")
+
+
+class PlayerLinkShownSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The player's id at the other account's table.")
+    name = serializers.CharField(help_text="The player's name as that table shows it.")
+    table = serializers.CharField(help_text='The name the table\'s owner plays under, or "" if they chose none.')
+
+
+class PlayerLinkAcceptedSerializer(PlayerLinkShownSerializer):
+    counted = serializers.IntegerField(help_text="The games of that table that now count in your stats.")
+
+
+class SeatSerializer(serializers.Serializer):
+    sheet = serializers.CharField(help_text="The sheet's id.")
+    players = serializers.ListField(child=serializers.CharField(), help_text="The sheet's names, seat 0 first.")
+    seat = serializers.IntegerField(allow_null=True, help_text="The seat that is yours (0 is the first), or null.")
+    none = serializers.BooleanField(help_text="You answered « aucun »: a game you only kept score of.")
+    asked = serializers.BooleanField(
+        help_text="The sheet's page asks you « Qui êtes-vous ? »: finished, no seat yours, not answered."
+    )
+
+
+class BoardRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="1 for the first row; rows are ranked by wins, then games.")
+    id = serializers.IntegerField(allow_null=True, help_text="The player's id (« Mes joueurs »).")
+    name = serializers.CharField(help_text="The name as the account shows it.")
+    games = serializers.IntegerField(help_text="Finished games of this game in the period.")
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField(help_text="Per cent.")
+    best = serializers.IntegerField(
+        allow_null=True, help_text="Highest total, or lowest where the lowest wins; null for a session."
+    )
+    rating = PlayerRatingSerializer(allow_null=True, help_text="The table's rating in this game (all time).")
+    url = serializers.URLField(allow_null=True, help_text="This player in the API.")
+
+
+class BoardSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=list(GAMES))
+    period = serializers.ChoiceField(choices=["all", "month"])
+    rows = BoardRowSerializer(many=True, help_text="At most the board's size, best first.")

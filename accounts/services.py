@@ -859,8 +859,11 @@ def players_merge(*, user, into: int, other: int) -> None:
         raise _refused("other", "same_player", _("Choose two different players to merge."))
     with transaction.atomic():
         _lock_owner(user.pk)
-        if TablePlayer.objects.filter(owner=user, pk__in=[into, other]).count() != 2:
+        found = set(TablePlayer.objects.filter(owner=user, pk__in=[into, other]).values_list("pk", flat=True))
+        if into not in found:
             raise PlayerNotFound()
+        if other not in found:
+            raise PlayerNotFound("other")
         names_into = TableName.objects.filter(owner=user, player_id=into).values("name")
         names_other = TableName.objects.filter(owner=user, player_id=other).values("name")
         mine = Player.objects.filter(sheet__user=user, name__in=names_into).values("sheet_id")
@@ -887,9 +890,11 @@ def players_split(*, user, player_id: int, name: str) -> int:
     with transaction.atomic():
         _lock_owner(user.pk)
         names = list(TableName.objects.filter(owner=user, player_id=player_id))
+        if not names:
+            raise PlayerNotFound()
         target = next((n for n in names if n.name == name), None)
         if target is None:
-            raise PlayerNotFound()
+            raise _refused("name", "unknown_name", _("“%(name)s” is not one of this player's names.") % {"name": name})
         if len(names) < 2:
             raise _refused("name", "only_name", _("This is the player's only name: there is nothing to split."))
         games = _rated_games([player_id])
@@ -938,8 +943,48 @@ def seat_question(user, sheet, columns) -> bool:
 
 
 def seat_none(*, user, sheet) -> None:
-    """Record that the owner sat at none of the seats of their sheet: never asked again, no seat counted."""
-    SeatAnswer.objects.get_or_create(user=user, sheet_id=sheet.pk)
+    """Record that the owner sat at none of the seats of their sheet: never asked again, no seat counted.
+
+    A seat the owner held on it is theirs no longer (their standings follow).
+    """
+    with transaction.atomic():
+        SeatAnswer.objects.get_or_create(user=user, sheet_id=sheet.pk)
+        if Player.objects.filter(sheet=sheet, user=user).update(user=None):
+            standings_recount(user_ids={user.pk}, game=sheet.game)
+
+
+def seat_answer(*, user, sheet, seat: int | None) -> dict:
+    """Answer « Qui êtes-vous ? » on the owner's sheet: a seat that is theirs, or None for « aucun »; return seat_state.
+
+    On their own sheet a seat another account held is theirs on purpose (take_over). A seat
+    past the last name is refused, nothing changed.
+    """
+    if seat is None:
+        seat_none(user=user, sheet=sheet)
+    elif not 0 <= seat < len(sheet.players):
+        count = len(sheet.players)
+        message = _("seat: this sheet has %(count)d names, seats 0 to %(last)d.") % {"count": count, "last": count - 1}
+        raise _refused("seat", "out_of_range", message)
+    else:
+        seat_attach(sheet=sheet, seat=seat, user=user, take_over=True)
+    return seat_state(user, sheet)
+
+
+def seat_state(user, sheet) -> dict:
+    """Return the owner's answer to « Qui êtes-vous ? » on their sheet.
+
+    {"players": the seats' names in order, "seat": the seat the owner holds or None,
+    "none": they answered « aucun », "asked": the sheet's page asks them (seat_question)}.
+    """
+    seats = list(sheet.seats.order_by("seat").values_list("seat", "name", "user_id"))
+    mine = next((seat for seat, _name, user_id in seats if user_id == user.pk), None)
+    answered = mine is None and SeatAnswer.objects.filter(user=user, sheet_id=sheet.pk).exists()
+    return {
+        "players": [name for _seat, name, _user_id in seats],
+        "seat": mine,
+        "none": answered,
+        "asked": bool(sheet.finished) and mine is None and not answered,
+    }
 
 
 def players_export(user) -> list[dict]:
@@ -1055,11 +1100,18 @@ def player_link_accept(*, player_id: int, token, user) -> int:
 
 
 def player_unlink(*, user, player_id: int) -> None:
-    """End the link of one of « Mes joueurs »: their seats on the account's sheets leave the other account's stats."""
+    """End the link of one of « Mes joueurs »: their seats on the account's sheets leave the other account's stats.
+
+    A link made and not yet accepted stops working too.
+    """
     with transaction.atomic():
         player = TablePlayer.objects.select_for_update().filter(owner=user, pk=player_id).first()
         if player is None:
             raise PlayerNotFound()
+        if player.link_made_at is not None:
+            player.link_epoch += 1
+            player.link_made_at = None
+            player.save(update_fields=["link_epoch", "link_made_at"])
         if player.linked_user_id is None:
             return
         names = list(player.names.values_list("name", flat=True))

@@ -29,5 +29,15 @@ urlpatterns = [
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("leaderboards/<str:slug>/", views.leaderboard, name="leaderboard"),
     path("api/v1/players/", api.PlayerListView.as_view(), name="api-players"),
-    path("api/v1/players/<num:player_id>/", api.PlayerDetailView.as_view(), name="api-player"),
+    path("api/v1/players/<num:player_id>/", api.PlayerView.as_view(), name="api-player"),
+    path("api/v1/players/<num:player_id>/merge/", api.PlayerMergeView.as_view(), name="api-player-merge"),
+    path("api/v1/players/<num:player_id>/split/", api.PlayerSplitView.as_view(), name="api-player-split"),
+    path("api/v1/players/<num:player_id>/link/", api.PlayerLinkView.as_view(), name="api-player-link-make"),
+    path(
+        "api/v1/players/link/<num:player_id>/<token:token>/",
+        api.PlayerLinkAcceptView.as_view(),
+        name="api-player-link",
+    ),
+    path("api/v1/players/seats/<sheet:sheet>/", api.SeatView.as_view(), name="api-seat"),
+    path("api/v1/players/board/<str:slug>/", api.TableBoardView.as_view(), name="api-table-board"),
 ]

@@ -127,9 +127,15 @@ class RoundNotFound(ServiceError):
 
 
 class PlayerNotFound(ServiceError):
+    """No such player (of the account's table, or of a sheet); `path` names where it was asked for."""
+
     status = 404
     code = "not_found"
     path = "player"
+
+    def __init__(self, path: str = "player"):
+        super().__init__(path)
+        self.path = path
 
     def message(self) -> str:
         return _("No such player.")

@@ -170,8 +170,9 @@ def test_accounts_reach_scoring_through_its_services_signals_and_helpers():
     for name in _in("accounts"):
         ok = {
             "accounts.services": allowed_for_services,
-            # The players' API documents its refusals with the one error shape of the API.
-            "accounts.api": (*allowed, "scoring.api.serializers"),
+            # The players' API documents its refusals with the one error shape of the API, reads its
+            # bodies with the API's envelopes and describes them with the API's JSON Schema helpers.
+            "accounts.api": (*allowed, "scoring.api.serializers", "scoring.api.inputs", "scoring.api.shapes"),
         }.get(name, allowed)
         offences += [
             f"{name}:{line} imports {target}"
