@@ -62,20 +62,54 @@ SHEET_OPERATIONS = {
     ("post", SHEET + "rounds/"): {"header.If-Match": "$response.header.ETag"},
     ("post", SHEET + "rematch/"): {},
 }
+# A sheet's first round: replaced by itself as it was entered (`entry`), or removed.
+FIRST_ROUND = "$response.body#/rounds/0"
 ROUND_OPERATIONS = {
-    ("put", SHEET + "rounds/{number}/"): {"number": "$response.body#/rounds/0/number"},
-    ("delete", SHEET + "rounds/{number}/"): {"number": "$response.body#/rounds/0/number"},
+    ("put", SHEET + "rounds/{number}/"): {
+        "number": FIRST_ROUND + "/number",
+        "header.If-Match": "$response.header.ETag",
+    },
+    ("delete", SHEET + "rounds/{number}/"): {"number": FIRST_ROUND + "/number"},
+}
+# Bodies a link sends whole (never mixed with generated fields): the round in progress saved as it
+# stands, a round replaced by itself as it was entered.
+SHEET_BODIES = {("post", SHEET + "rounds/"): {"from_draft": True}}
+ROUND_BODIES = {("put", SHEET + "rounds/{number}/"): FIRST_ROUND + "/entry"}
+# The hand's first trick in the round in progress, stored again as it was (a correction), whole.
+FIRST_TRICK = "$response.body#/fields/tricks_played/0"
+DRAFT_OPERATIONS = {
+    ("put", SHEET + "draft/"): {"header.If-Match": "$response.header.ETag"},
+    ("put", SHEET + "draft/tricks/{n}/"): {"n": 1, "header.If-Match": "$response.header.ETag"},
+    ("post", SHEET + "rounds/"): {"header.If-Match": "$response.header.ETag"},
+}
+DRAFT_BODIES = {
+    ("put", SHEET + "draft/"): {
+        "entries": "$response.body#/entries",
+        "fields": "$response.body#/fields",
+        "number": "$response.body#/number",
+    },
+    ("put", SHEET + "draft/tricks/{n}/"): {
+        "leader": FIRST_TRICK + "/leader",
+        "plays": FIRST_TRICK + "/plays",
+        "number": "$response.body#/number",
+    },
 }
 
 
-def _links(paths, targets, *, sheet: str, token: str) -> dict:
+def _links(paths, targets, *, sheet: str, token: str, bodies=None, whole=None) -> dict:
     links = {}
     for (method, path), extra in targets.items():
         operation = paths.get(path, {}).get(method)
         if operation is None:
             continue
         parameters = {"sheet_id": sheet, "header.X-Edit-Token": token, **extra}
-        links[operation["operationId"]] = {"operationId": operation["operationId"], "parameters": parameters}
+        link = {"operationId": operation["operationId"], "parameters": parameters}
+        body = {**(whole or {}), **(bodies or {})}.get((method, path))
+        if body is not None:
+            link["requestBody"] = body
+        if whole and (method, path) in whole:
+            link["x-schemathesis"] = {"merge_body": False}
+        links[operation["operationId"]] = link
     return links
 
 
@@ -96,11 +130,34 @@ def required_bodies(result, generator, request, public):
 
 
 def sheet_links(result, generator, request, public):
-    """Link the answers that create a sheet to its operations, and a saved round to the round's operations."""
+    """Link the answers that give a sheet to its operations: its id, edit token, ETag, players, rounds, tricks.
+
+    A created sheet (or its rematch) links with the id and token of its body; a read sheet,
+    a saved round and a replaced or removed one with those of the request, and to the sheet's
+    first round (replaced by itself as entered, or removed). Saving a round links with
+    `{"from_draft": true}`: the round in progress as it stands. The round in progress links
+    (read or written) to writing it back as it was, to saving it as it stands, at its version,
+    and to its hand's first trick, stored again as it was.
+    """
     paths = result["paths"]
-    created = _links(paths, SHEET_OPERATIONS, sheet="$response.body#/id", token="$response.body#/edit_token")
+    created = _links(
+        paths, SHEET_OPERATIONS, sheet="$response.body#/id", token="$response.body#/edit_token", whole=SHEET_BODIES
+    )
     for method, path in (("post", "/api/v1/sheets/"), ("post", SHEET + "rematch/")):
         paths[path][method]["responses"]["201"]["links"] = created
     same_sheet = {"sheet": "$request.path.sheet_id", "token": "$request.header.X-Edit-Token"}
-    paths[SHEET + "rounds/"]["post"]["responses"]["201"]["links"] = _links(paths, ROUND_OPERATIONS, **same_sheet)
+    read = {
+        **_links(paths, SHEET_OPERATIONS, **same_sheet, whole=SHEET_BODIES),
+        **_links(paths, ROUND_OPERATIONS, **same_sheet, whole=ROUND_BODIES),
+    }
+    for method, path, code in (
+        ("get", SHEET, "200"),
+        ("post", SHEET + "rounds/", "201"),
+        ("put", SHEET + "rounds/{number}/", "200"),
+        ("delete", SHEET + "rounds/{number}/", "200"),
+    ):
+        paths[path][method]["responses"][code]["links"] = read
+    draft = _links(paths, DRAFT_OPERATIONS, **same_sheet, whole={**SHEET_BODIES, **DRAFT_BODIES})
+    for method, path in (("get", SHEET + "draft/"), ("put", SHEET + "draft/")):
+        paths[path][method]["responses"]["200"]["links"] = draft
     return result
