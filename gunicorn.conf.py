@@ -1,4 +1,4 @@
-"""gunicorn settings for every process that runs the app under gunicorn (Procfile, bench/load.py).
+"""gunicorn settings for the benchmarks that run the app under gunicorn (bench/load.py); the Procfile runs uvicorn.
 
 The access log (on when the command line asks for it, `--access-logfile -`) shows paths
 without their query and without the tokens of share and seat links: see numapp/accesslog.py.

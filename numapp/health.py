@@ -2,8 +2,8 @@
 
 Each check gives up quickly (the broker and the cache after about half a second each),
 so that `/readyz` answers 503 within about two seconds even when Redis accepts
-connections but never answers (a hung or frozen server), instead of holding a worker
-until gunicorn kills it.
+connections but never answers (a hung or frozen server), instead of holding a request
+until the balancer gives up on it.
 """
 
 import logging

@@ -318,8 +318,8 @@ LANGUAGE_COOKIE_SECURE = not DEBUG
 LANGUAGE_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 
-# Every log line goes to stderr, which the Procfile's processes write to (gunicorn's access
-# log goes to stdout), through the root logger (which a Celery worker takes over with its
+# Every log line goes to stderr, which the Procfile's processes write to (the access log
+# goes to stdout, numapp/accesslog.py), through the root logger (which a Celery worker takes over with its
 # own format). Django's default logging prints nothing with DEBUG=0 (its console handler
 # is for DEBUG only and ADMINS is empty), so a 500 would leave no trace: here django.request
 # logs it with its traceback and the request id (numapp/middleware.py) that the response's
