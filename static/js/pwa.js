@@ -4,6 +4,11 @@
 
 if ("serviceWorker" in navigator) {
   const sw = navigator.serviceWorker;
+  // Whether this page's own request went through the worker. A page that loaded before the
+  // worker was installed went past it, even when the worker takes the page over a moment
+  // later (clients.claim): only the navigation's timing says whether a worker answered it.
+  const navigation = performance.getEntriesByType("navigation")[0];
+  const wentPast = !sw.controller || !navigation || !(navigation.workerStart > 0);
   window.addEventListener("load", async () => {
     try {
       await sw.register("/sw.js", { scope: "/" });
@@ -11,15 +16,8 @@ if ("serviceWorker" in navigator) {
       if (!reg.active || document.getElementById("offline")) return;
       // The offline page is shown in the language of the last page seen.
       reg.active.postMessage({ lang: document.documentElement.lang });
-      if (!sw.controller) {
-        await new Promise((resolve) => {
-          sw.addEventListener("controllerchange", resolve, { once: true });
-          setTimeout(resolve, 1000);
-        });
-      }
-      // Still not controlled: this page was loading while the worker was installed, so it
-      // went past it. Ask the worker to keep it for offline use.
-      if (!sw.controller) reg.active.postMessage({ keep: window.location.pathname + window.location.search });
+      // Ask the worker to keep for offline use the page that went past it.
+      if (wentPast) reg.active.postMessage({ keep: window.location.pathname + window.location.search });
     } catch (e) {
       /* no service worker (private mode, old browser): the app works online as before */
     }

@@ -359,6 +359,20 @@ def test_it_loads_the_engine_only_where_its_worker_may_compile_webassembly(brows
         context.close()
 
 
+def test_the_first_page_a_phone_opens_is_kept_though_it_went_past_the_worker(phone):
+    # The first page loads before the service worker is installed, so its request goes past
+    # it, even if the worker takes the page over a moment later: the page asks to be kept.
+    page = phone
+    page.goto("/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    wait_until(page, PAGE_KEPT, ["/", "<main"])
+    page.context.set_offline(True)
+    response = page.reload()
+    assert response.from_service_worker
+    expect(page.locator("h1")).not_to_have_text("📵 Pas de réseau")
+    page.context.set_offline(False)
+
+
 def test_it_opens_a_known_sheet_and_scores_without_network(phone):
     page = phone
     sheet_id = open_sheet(page)
