@@ -324,11 +324,13 @@ class NumWin(Game):
             "label": {"fr": "« Num Win » ratés", "en": "Failed “Num Win”"},
             "combine": "sum",
         },
+        {"key": "infini_alone", "label": {"fr": "Infini seul (−10)", "en": "Lone Infini (−10)"}, "combine": "sum"},
     )
 
     def seat_records(self, result, name):
-        """Return the seat's declarations of "Num Win" that failed."""
-        return {"failed_declarations": detail_rules(result, name).count("declarer_failed")}
+        """Return the seat's declarations of "Num Win" that failed and the hands whose lone Infini took 10 off."""
+        rules = detail_rules(result, name)
+        return {"failed_declarations": rules.count("declarer_failed"), "infini_alone": rules.count("infini_alone")}
 
     def _check_options(self, players, opts, given, problems):
         if players is None:

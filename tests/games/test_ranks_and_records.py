@@ -63,3 +63,14 @@ def test_the_coop_keeps_the_tables_best_climb():
     coop = GAMES["coop"]
     result = coop.score(["A", "B"], {}, [{"placed": 40}, {"placed": 71}, {"placed": 12}])
     assert coop.seat_records(result, "A") == {"games": 3, "wins": 0, "best": 71}
+
+
+def test_num_win_counts_the_hands_won_with_a_lone_infini():
+    win = GAMES["numwin"]
+    infini = {"cards": [{"kind": "infini"}, {"kind": "red", "value": 3}]}
+    trapped = {"cards": [{"kind": "infini"}, {"kind": "rainbow", "value": 3}]}
+    rounds = [{"entries": {"A": infini, "B": {"points": 5}}}, {"entries": {"A": trapped, "B": infini}}]
+    result = win.score(["A", "B"], {"rounds": 3}, rounds)
+    assert win.seat_records(result, "A") == {"failed_declarations": 0, "infini_alone": 1}
+    assert win.seat_records(result, "B") == {"failed_declarations": 0, "infini_alone": 1}
+    assert win.record_lines({"infini_alone": 2}, "fr")[-1]["label"] == "Infini seul (−10)"
