@@ -68,8 +68,8 @@ def log_out(page):
     expect(page.get_by_role("link", name="Connexion")).to_be_visible()
 
 
-def save_round_that_waits(page, sheet_id: str):
-    """Save a round while the server cannot take it (503 on this sheet's rounds): it waits in the outbox."""
+def rounds_unavailable(page, sheet_id: str):
+    """Make the server unable to take this sheet's rounds (503 to a POST); return the route's handler, to unroute it."""
 
     def unavailable(route):
         if route.request.method == "POST":
@@ -78,6 +78,12 @@ def save_round_that_waits(page, sheet_id: str):
             route.continue_()
 
     page.route(f"**/api/v1/sheets/{sheet_id}/rounds/", unavailable)
+    return unavailable
+
+
+def save_round_that_waits(page, sheet_id: str):
+    """Save a round while the server cannot take it (503 on this sheet's rounds): it waits in the outbox."""
+    unavailable = rounds_unavailable(page, sheet_id)
     page.locator("#points-0").fill("12")
     page.locator("#points-1").fill("5")
     submit(page, page.locator("#save-round"))
@@ -175,14 +181,7 @@ def test_the_logout_page_names_a_coop_sessions_waiting_games_with_its_own_word(n
     page = new_phone()
     log_in(page, "lea@example.org")
     sheet_id = new_sheet(page, "coop", ["Léa", "Tomasz"], options={"mode": "cooperatif"})
-
-    def unavailable(route):
-        if route.request.method == "POST":
-            route.fulfill(status=503, content_type="application/json", body='{"detail": "busy"}')
-        else:
-            route.continue_()
-
-    page.route(f"**/api/v1/sheets/{sheet_id}/rounds/", unavailable)
+    rounds_unavailable(page, sheet_id)
     for placed in ("70", "81"):
         page.locator("#placed").fill(placed)
         submit(page, page.locator("#save-round"))
