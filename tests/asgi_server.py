@@ -16,6 +16,32 @@ from django.core.asgi import get_asgi_application
 from django.test.utils import modify_settings
 
 
+class InFlight:
+    """An ASGI app that counts the HTTP requests it is answering (event streams included)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.count = 0
+        self._changed = threading.Condition()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        with self._changed:
+            self.count += 1
+        try:
+            return await self.app(scope, receive, send)
+        finally:
+            with self._changed:
+                self.count -= 1
+                self._changed.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no request is being answered; False if some still are after `timeout` seconds."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self.count == 0, timeout)
+
+
 class AsgiLiveServer:
     """uvicorn serving the Django app on a free loopback port until `stop()`."""
 
@@ -25,8 +51,9 @@ class AsgiLiveServer:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
+        self.requests = InFlight(ASGIStaticFilesHandler(get_asgi_application()))
         config = uvicorn.Config(
-            ASGIStaticFilesHandler(get_asgi_application()),
+            self.requests,
             lifespan="off",
             log_level="warning",
             access_log=False,

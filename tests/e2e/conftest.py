@@ -28,9 +28,10 @@ PHONE = {"width": 390, "height": 844}
 # it out; it is long because the suite runs one Chromium per core (make test: pytest-xdist)
 # on a machine that may be busy with more.
 TIMEOUT_MS = 20000
-# The in-page engine (Pyodide, several MB compiled in a worker on each sheet page): tests that
-# look at what the page shows before the engine is on the phone, or that must stay fast, abort it.
-NO_ENGINE = "**/static/js/engine*.js"
+# The in-page engine (Pyodide, several MB compiled in a worker on each sheet page: seconds of
+# CPU per page). A phone without it scores its previews through the API, as a phone whose
+# engine could not load does; the tests of the engine itself are marked `engine` and get it.
+NO_WORKER = "Object.defineProperty(window, 'Worker', { value: undefined, configurable: true })"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 E2E_DIR = Path(__file__).resolve().parent
 IN_CI = os.environ.get("CI") == "true"
@@ -63,9 +64,40 @@ def browser():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            yield browser
+            yield Phones(browser)
         finally:
             browser.close()
+
+
+class Phones:
+    """The session's Chromium: each new context loads the in-page engine only for a test marked `engine`."""
+
+    def __init__(self, browser):
+        self._browser = browser
+        self.engine = False
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        if not self.engine:
+            context.add_init_script(NO_WORKER)
+        return context
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
+@pytest.fixture(autouse=True)
+def _phones_of_the_test(request):
+    """Give this test's phones the in-page engine when it is marked `engine`; after the test,
+    once its phones are closed, wait until the server has answered their last requests, so
+    that emptying the database never races a request still running (pytest-django flushes
+    after this fixture's teardown)."""
+    if "browser" in request.fixturenames:
+        request.getfixturevalue("browser").engine = request.node.get_closest_marker("engine") is not None
+    yield
+    if "live_server" in request.fixturenames:
+        server = request.getfixturevalue("live_server")
+        assert server.requests.wait_idle(TIMEOUT_MS / 1000), f"{server.requests.count} requests still running"
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from scoring import services, tokens
 from scoring.games import GAMES
 from scoring.models import Player
 
-from .conftest import NO_ENGINE, SCREENSHOTS, shot
+from .conftest import SCREENSHOTS, shot
 from .test_phone_fits import OVERFLOW
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -262,7 +262,6 @@ def look_everywhere(browser, base_url, session, pages, lang, problems):
         bypass_csp=True,  # axe is injected into each page; the app's CSP allows only its own scripts
         service_workers="block",
     )
-    context.route(NO_ENGINE, lambda route: route.abort())  # the in-page engine: seconds of CPU per sheet page
     host = base_url.split("//", 1)[1].split(":")[0]
     cookies = [{"name": "django_language", "value": lang, "domain": host, "path": "/"}]
     if session:

@@ -14,8 +14,6 @@ from tests.e2e.conftest import new_sheet, submit
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-NO_ENGINE = "Object.defineProperty(window, 'Worker', { value: undefined, configurable: true })"
-
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_the_scripts_count_and_sign_as_the_pages_do(phone, lang):
@@ -68,7 +66,7 @@ def _asks(count):
 
 def test_a_preview_answer_that_arrives_late_is_dropped(phone):
     page = phone
-    page.add_init_script(NO_ENGINE)  # the previews ask the server
+    # Without the in-page engine (tests/e2e/conftest.py), the previews ask the server.
     new_sheet(page, "numx-malus", ["Léa", "Tom"])
     held = []
     page.route(

@@ -8,9 +8,9 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from numapp.middleware import CSP, WORKER_CSP
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, new_sheet, shot, submit, totals, wait_until
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NO_WORKER, PHONE, new_sheet, shot, submit, totals, wait_until
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.engine, pytest.mark.django_db(transaction=True)]
 
 ENGINE_TIMEOUT_MS = 120_000  # the runtime is ~13 MB uncompressed from the test server; it usually takes 5–10 s
 
@@ -213,13 +213,9 @@ PAGE_KEPT = """([path, text]) => caches.match(path, { cacheName: "num-pages-2" }
   .then((r) => (r ? r.text() : null)).then((html) => html !== null && html.includes(text))"""
 
 
-# The in-page engine cannot start (no Worker): the page shows what the device kept.
-NO_ENGINE = "Object.defineProperty(window, 'Worker', { value: undefined, configurable: true })"
-
-
 def reload_without_engine(page):
     """Reload the page with its engine unable to start; return the reload's response."""
-    page.add_init_script(NO_ENGINE)
+    page.add_init_script(NO_WORKER)  # the engine cannot start: the page shows what the device kept
     response = page.reload()
     assert engine_ready(page) is False
     return response

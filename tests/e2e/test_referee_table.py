@@ -16,7 +16,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 OPTIONS = {"start": 3}  # round 1 deals 3 cards: a hand of 3 tricks
 BIDS = [1, 0, 1, 2]  # Léa, Bruno, Chloé, David
 # ms: a write's answer, or another phone's, shown (the machine running the tests may be busy).
-LIVE = 8000
 
 
 @pytest.fixture
@@ -49,9 +48,9 @@ def action(page, name):
 def played(page, number, winner_text, line):
     """Wait until the sheet's phone shows trick ``number`` resolved and stored (the page shown afresh)."""
     result = page.locator("#referee-result")
-    expect(result).to_contain_text(f"Pli {number} · {winner_text}", timeout=LIVE)
+    expect(result).to_contain_text(f"Pli {number} · {winner_text}")
     expect(result).to_contain_text(line)
-    expect(page.locator("#hand-tricks")).to_contain_text(f"Pli {number} · {winner_text}", timeout=LIVE)
+    expect(page.locator("#hand-tricks")).to_contain_text(f"Pli {number} · {winner_text}")
 
 
 def test_a_hand_refereed_trick_by_trick_fills_the_tricks_and_every_phone_sees_each_result(small_phone):
@@ -69,7 +68,7 @@ def test_a_hand_refereed_trick_by_trick_fills_the_tricks_and_every_phone_sees_ea
     for seat, bid in enumerate(BIDS):
         creator.locator(f"#bid-{seat}").fill(str(bid))
     creator.locator("#save-bids").click()
-    expect(creator.locator("#draft")).to_contain_text("Léa annonce 1", timeout=LIVE)
+    expect(creator.locator("#draft")).to_contain_text("Léa annonce 1")
     referee = creator.locator("#referee")
     expect(referee).to_be_visible()
     expect(referee).not_to_have_attribute("open", "")  # closed: one tap to open
@@ -89,7 +88,7 @@ def test_a_hand_refereed_trick_by_trick_fills_the_tricks_and_every_phone_sees_ea
     shot(creator, "referee-trick-1-three-cards")
     S(creator, 12).click()
     played(creator, 1, "Léa le remporte", "Rainbow 12 et Shadow 12 s'annulent")
-    expect(bruno.locator("#hand-tricks")).to_contain_text("Pli 1 · Léa le remporte", timeout=LIVE)
+    expect(bruno.locator("#hand-tricks")).to_contain_text("Pli 1 · Léa le remporte")
     expect(bruno.locator("#hand-tricks")).to_contain_text("Rainbow 12 et Shadow 12 s'annulent")
     shot(creator, "referee-trick-1-resolved")
     shot(bruno, "referee-seat-sees-trick-1")
@@ -104,7 +103,7 @@ def test_a_hand_refereed_trick_by_trick_fills_the_tricks_and_every_phone_sees_ea
     action(creator, "flip").click()
     S(creator, 2).click()
     played(creator, 2, "David le remporte", "Flip joué après Flash : la plus petite carte valide gagne")
-    expect(bruno.locator("#hand-tricks")).to_contain_text("Pli 2 · David le remporte", timeout=LIVE)
+    expect(bruno.locator("#hand-tricks")).to_contain_text("Pli 2 · David le remporte")
 
     # Trick 3, led by David: Num-X asks 0 or 17; a card tapped by mistake is taken back.
     expect(creator.locator("#referee-title")).to_contain_text("Pli 3 / 3 · David mène")
@@ -122,15 +121,15 @@ def test_a_hand_refereed_trick_by_trick_fills_the_tricks_and_every_phone_sees_ea
     S(creator, 3).click()
     action(creator, "quantique").click()
     played(creator, 3, "David le remporte", "David remporte le pli avec ⚡ Num-X 0")
-    expect(bruno.locator("#hand-tricks")).to_contain_text("Pli 3 · David le remporte", timeout=LIVE)
+    expect(bruno.locator("#hand-tricks")).to_contain_text("Pli 3 · David le remporte")
 
     # The hand is over: the tricks column filled itself, and every phone shows it.
     taken = [1, 0, 0, 2]
     for seat, took in enumerate(taken):
-        expect(creator.locator(f"#tricks-{seat}")).to_have_value(str(took), timeout=LIVE)
+        expect(creator.locator(f"#tricks-{seat}")).to_have_value(str(took))
     expect(creator.locator("#referee-title")).to_contain_text("Main terminée")
     expect(creator.locator("#referee-picker")).to_be_hidden()
-    expect(bruno.locator("input[name^=tricks-]")).to_have_value("0", timeout=LIVE)
+    expect(bruno.locator("input[name^=tricks-]")).to_have_value("0")
     expect(bruno.locator("#draft")).to_contain_text("Plis joués : 3 / 3")
     shot(creator, "referee-hand-over")
     shot(bruno, "referee-seat-hand-over")
@@ -147,7 +146,7 @@ def test_a_hand_refereed_trick_by_trick_fills_the_tricks_and_every_phone_sees_ea
     assert totals(creator) == [expected["totals"][n] for n in TABLE]
     sheet = Sheet.objects.get(pk=sheet_id)
     assert sheet.round_count == 1 and sheet.draft == {}
-    expect(bruno.locator("#entry h2")).to_contain_text("Manche 2", timeout=LIVE)
+    expect(bruno.locator("#entry h2")).to_contain_text("Manche 2")
     expect(creator.locator("#referee")).to_have_count(0)  # round 2: the bids first
     for page in (creator, bruno):
         assert not_reloaded(page), page.url
@@ -193,8 +192,8 @@ def test_a_trick_is_reopened_and_corrected_and_a_stale_page_never_overwrites_ano
         "C'est Chloé qui aurait dû mener ce pli (résultat du pli 2)."
     )
     for seat, took in enumerate([1, 0, 0, 1]):  # the referee's count follows the correction
-        expect(creator.locator(f"#tricks-{seat}")).to_have_value(str(took), timeout=LIVE)
-    expect(watcher.locator("#hand-tricks")).to_contain_text("Pli 2 · personne ne le remporte", timeout=LIVE)
+        expect(creator.locator(f"#tricks-{seat}")).to_have_value(str(took))
+    expect(watcher.locator("#hand-tricks")).to_contain_text("Pli 2 · personne ne le remporte")
     expect(watcher.locator("#hand-tricks")).to_contain_text("Chloé : Shadow 14")
     shot(watcher, "referee-watcher-sees-the-correction")
 
@@ -215,7 +214,7 @@ def test_a_hand_tapped_from_two_players_own_phones_fills_the_tricks_column_of_th
     # Every bid in: each player's own phone has the referee too, closed until tapped.
     for phone in (lea, bruno):
         referee = phone.locator("#referee")
-        expect(referee).to_be_visible(timeout=LIVE)
+        expect(referee).to_be_visible()
         expect(referee).not_to_have_attribute("open", "")
         expect(phone.locator("#referee-picker")).to_be_hidden()
     shot(lea, "referee-seat-closed")
@@ -229,12 +228,12 @@ def test_a_hand_tapped_from_two_players_own_phones_fills_the_tricks_column_of_th
         button.click()
     played(lea, 1, "Léa le remporte", "Rainbow 12 et Shadow 12 s'annulent")
     for phone in (creator, bruno):
-        expect(phone.locator("#hand-tricks")).to_contain_text("Pli 1 · Léa le remporte", timeout=LIVE)
+        expect(phone.locator("#hand-tricks")).to_contain_text("Pli 1 · Léa le remporte")
     shot(lea, "referee-seat-trick-1")
 
     # Trick 2 from Bruno's phone, led by Léa: Flash, then Flip replaces it: David's 2, the lowest.
     bruno.locator("#referee summary").click()
-    expect(bruno.locator("#referee-title")).to_contain_text("Pli 2 / 3 · Léa mène", timeout=LIVE)
+    expect(bruno.locator("#referee-title")).to_contain_text("Pli 2 / 3 · Léa mène")
     for cancelled in (R(bruno, 9), S(bruno, 4), R(bruno, 12), S(bruno, 12)):
         expect(cancelled).to_be_disabled()  # played already this round, on another phone
     R(bruno, 5).click()
@@ -244,12 +243,12 @@ def test_a_hand_tapped_from_two_players_own_phones_fills_the_tricks_column_of_th
     S(bruno, 2).click()
     played(bruno, 2, "David le remporte", "Flip joué après Flash : la plus petite carte valide gagne")
     for phone in (creator, lea):
-        expect(phone.locator("#hand-tricks")).to_contain_text("Pli 2 · David le remporte", timeout=LIVE)
+        expect(phone.locator("#hand-tricks")).to_contain_text("Pli 2 · David le remporte")
     expect(lea.locator("#referee-result")).to_contain_text("Pli 2 · David le remporte")
     shot(bruno, "referee-seat-trick-2")
 
     # Trick 3 from Léa's phone again, led by David: Num-X asks 0 or 17; a wrong card is taken back.
-    expect(lea.locator("#referee-title")).to_contain_text("Pli 3 / 3 · David mène", timeout=LIVE)
+    expect(lea.locator("#referee-title")).to_contain_text("Pli 3 / 3 · David mène")
     expect(action(lea, "flip")).to_be_disabled()
     card(lea, "numx").click()
     expect(lea.locator("#numx-ask")).to_contain_text("0 ou 17 ?")
@@ -265,10 +264,10 @@ def test_a_hand_tapped_from_two_players_own_phones_fills_the_tricks_column_of_th
     # The tricks column of the sheet's phone fills by itself; each player's phone shows its own count.
     taken = [1, 0, 0, 2]
     for seat, took in enumerate(taken):
-        expect(creator.locator(f"#tricks-{seat}")).to_have_value(str(took), timeout=LIVE)
-    expect(lea.locator("input[name^=tricks-]")).to_have_value("1", timeout=LIVE)
-    expect(bruno.locator("input[name^=tricks-]")).to_have_value("0", timeout=LIVE)
-    expect(bruno.locator("#referee-title")).to_contain_text("Main terminée", timeout=LIVE)
+        expect(creator.locator(f"#tricks-{seat}")).to_have_value(str(took))
+    expect(lea.locator("input[name^=tricks-]")).to_have_value("1")
+    expect(bruno.locator("input[name^=tricks-]")).to_have_value("0")
+    expect(bruno.locator("#referee-title")).to_contain_text("Main terminée")
     shot(creator, "referee-seats-hand-over")
     submit(creator, creator.locator("#save-round"))
     expected = GAMES["numking"].score(
@@ -279,7 +278,7 @@ def test_a_hand_tapped_from_two_players_own_phones_fills_the_tricks_column_of_th
     assert totals(creator) == [expected["totals"][n] for n in TABLE]
     assert Sheet.objects.get(pk=sheet_id).round_count == 1
     for phone in (lea, bruno):
-        expect(phone.locator("#entry h2")).to_contain_text("Manche 2", timeout=LIVE)
+        expect(phone.locator("#entry h2")).to_contain_text("Manche 2")
     for page in (creator, lea, bruno):
         assert not_reloaded(page), page.url
 
@@ -304,7 +303,7 @@ def test_two_players_phones_tapping_the_same_trick_store_it_once(small_phone):
             played(bruno, 2, "David le remporte", "Flip joué après Flash")
     # Her phone got 412, read the hand again, found trick 2 there and shows the hand as it is.
     expect(lea.locator("#referee-result")).to_contain_text("Un autre téléphone a enregistré ce pli entre-temps")
-    expect(lea.locator("#hand-tricks")).to_contain_text("Pli 2 · David le remporte", timeout=LIVE)
+    expect(lea.locator("#hand-tricks")).to_contain_text("Pli 2 · David le remporte")
     expect(lea.locator("#referee-title")).to_contain_text("Pli 3 / 3 · David mène")
     shot(lea, "referee-seat-same-trick-twice")
     assert Sheet.objects.get(pk=sheet_id).draft["fields"]["tricks_played"] == HAND[:2]

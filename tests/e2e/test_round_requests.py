@@ -17,7 +17,8 @@ from scoring import tokens
 from scoring.models import Sheet
 from tests.e2e.conftest import new_sheet, submit
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# The phones load the in-page engine, as players' phones do: what it answers is not asked of the server.
+pytestmark = [pytest.mark.browser, pytest.mark.engine, pytest.mark.django_db(transaction=True)]
 WAIT_MS = 30000  # five phones and the server on two cores: every step waits for a condition, at most this
 PLAYERS = ["Léa", "Marc", "Nina", "Oscar"]  # three with a phone of their own, Oscar's entry on the sheet's phone
 

@@ -244,6 +244,7 @@ def test_a_round_left_by_a_session_that_ended_without_logout_is_not_sent_under_t
     assert Round.objects.filter(sheet_id=leas).count() == 1
 
 
+@pytest.mark.engine
 def test_after_an_account_deletion_its_sheets_cannot_be_read_offline(new_phone, people):
     page = new_phone()
     log_in(page, "lea@example.org")
@@ -276,6 +277,7 @@ def test_after_an_account_deletion_its_sheets_cannot_be_read_offline(new_phone, 
     page.context.set_offline(False)
 
 
+@pytest.mark.engine
 def test_after_a_logout_anonymous_play_still_works_offline(new_phone, people):
     page = new_phone()
     log_in(page, "lea@example.org")

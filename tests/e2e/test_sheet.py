@@ -85,7 +85,7 @@ def test_share_link_is_read_only_and_live(new_phone):
     typed_round(owner, 10, 4, 6)
     assert totals(owner) == [11, 6, 9]
     # The watcher refreshes by itself (it polls every 2 s).
-    expect(watcher.locator("table.scores tfoot tr.total-row td").first).to_have_text("11", timeout=8000)
+    expect(watcher.locator("table.scores tfoot tr.total-row td").first).to_have_text("11")
     assert totals(watcher) == [11, 6, 9]
     assert round_count(watcher) == 2
     expect(watcher.locator("#round-form")).to_have_count(0)

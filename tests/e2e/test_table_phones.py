@@ -40,8 +40,8 @@ def test_four_phones_play_a_num_king_round_bids_first(new_phone):
     for page in (creator, watcher):
         draft = page.locator("#draft")
         for name, bid in bids.items():
-            expect(draft.locator("li", has_text=name)).to_contain_text(f" {bid}", timeout=3000)
-    expect(creator.locator("#bid-0")).to_have_value("1", timeout=3000)
+            expect(draft.locator("li", has_text=name)).to_contain_text(f" {bid}")
+    expect(creator.locator("#bid-0")).to_have_value("1")
     shot(creator, "table-bids-creator")
     shot(watcher, "table-bids-watcher")
     # After the hand, each player enters the tricks they took.
@@ -49,7 +49,7 @@ def test_four_phones_play_a_num_king_round_bids_first(new_phone):
     for name, took in tricks.items():
         phones[name].reload()
         send(phones[name], "tricks", took)
-    expect(creator.locator("#draft")).to_contain_text("3/3", timeout=4000)
+    expect(creator.locator("#draft")).to_contain_text("3/3")
     expect(creator.locator("#tricks-0")).to_have_value("1")
     shot(phones["Léa"], "table-player-phone")
     submit(creator, creator.locator("#save-round"))
@@ -81,7 +81,7 @@ def test_each_player_picks_their_own_cards_and_a_card_picked_twice_is_refused(ne
     shot(marc, "table-card-refused")
     draft = Sheet.objects.get(pk=sheet_id).draft
     assert draft["entries"] == {"Léa": {"cards": [{"kind": "red", "value": 7}]}}
-    expect(creator.locator("#draft")).to_contain_text("1/2", timeout=4000)
+    expect(creator.locator("#draft")).to_contain_text("1/2")
 
 
 def test_a_players_entry_waits_on_the_phone_while_the_network_is_down(new_phone):
@@ -96,7 +96,7 @@ def test_a_players_entry_waits_on_the_phone_while_the_network_is_down(new_phone)
     expect(phone.locator("#seat-status")).to_contain_text("⏳")
     assert Sheet.objects.get(pk=sheet_id).draft == {}
     phone.context.set_offline(False)
-    expect(phone.locator("#seat-status")).to_contain_text("✓", timeout=5000)
+    expect(phone.locator("#seat-status")).to_contain_text("✓")
     assert Sheet.objects.get(pk=sheet_id).draft["entries"] == {"Nina": {"bid": 1}}
 
 
@@ -110,7 +110,7 @@ def test_the_sheets_phone_keeps_what_it_typed_and_takes_the_other_phones_entries
     send(marc, "bid", 1)
     # Marc's bid comes in by itself, beside what this phone typed, with no reload.
     creator.evaluate("window.__same = document.querySelector('#sheet-data') && performance.timeOrigin")
-    expect(creator.locator("#draft li", has_text="Marc")).to_contain_text("1", timeout=4000)
+    expect(creator.locator("#draft li", has_text="Marc")).to_contain_text("1")
     assert creator.evaluate("window.__same === performance.timeOrigin")
     expect(creator.locator("#bid-0")).to_have_value("1")  # what this phone typed survived
     expect(creator.locator("#bid-1")).to_have_value("1")  # and Marc's phone's bid came in
@@ -133,12 +133,12 @@ def test_the_sheets_phone_still_takes_the_players_entries_after_saving_a_round_i
     marc = new_phone()
     marc.goto(links["Marc"])
     send(marc, "bid", 2)
-    expect(creator.locator("#bid-1")).to_have_value("2", timeout=6000)
+    expect(creator.locator("#bid-1")).to_have_value("2")
     expect(creator.locator("#draft li", has_text="Marc")).to_contain_text("2")
     # Typed here since: the next entry is offered, not forced in.
     creator.locator("#bid-0").fill("1")
     nina = new_phone()
     nina.goto(links["Nina"])
     send(nina, "bid", 1)
-    expect(creator.locator("#bid-2")).to_have_value("1", timeout=6000)
+    expect(creator.locator("#bid-2")).to_have_value("1")
     expect(creator.locator("#bid-0")).to_have_value("1")

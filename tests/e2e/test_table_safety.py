@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import IdempotentRequest, Round, Sheet
-from tests.e2e.conftest import JS_ERRORS, NO_ENGINE, TIMEOUT_MS, new_sheet, round_count, shot, submit, totals
+from tests.e2e.conftest import JS_ERRORS, TIMEOUT_MS, new_sheet, round_count, shot, submit, totals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -94,7 +94,6 @@ def test_it_keeps_the_picks_across_a_reload_and_clears_them_on_request(phone, na
 
 def test_it_saves_rounds_offline_and_sends_each_exactly_once(phone):
     page = phone
-    page.context.route(NO_ENGINE, lambda route: route.abort())
     sheet_id = new_sheet(page, "numx-malus", ["Léa", "Tom"], PICKED)
     type_points(page, 3, 5)
     submit(page, page.locator("#save-round"))
@@ -137,7 +136,6 @@ def test_it_saves_rounds_offline_and_sends_each_exactly_once(phone):
 
 def test_it_shows_a_refused_outbox_round_and_lets_the_player_load_it_back_or_discard_it(phone, live_server):
     page = phone
-    page.context.route(NO_ENGINE, lambda route: route.abort())
     status, created = api(
         live_server, "POST", "/api/v1/sheets/", {"game": "numx-malus", "players": ["Léa", "Tom"], "options": PICKED}
     )
