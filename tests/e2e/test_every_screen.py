@@ -1,7 +1,7 @@
 """Every screen of every game reads right in a player's hand (issue 24).
 
 Each page is opened once per language (logged in as the creator, or logged out for the
-account pages); the same loaded page is then looked at 320, 360 and 390 px wide, in the
+account pages and the pages of a refused or failed request: 404, 429, 500, 503); the same loaded page is then looked at 320, 360 and 390 px wide, in the
 light and the dark theme (the window resized and ``prefers-color-scheme`` emulated, no
 reload). At each size: the page never scrolls sideways, every player's name is whole in
 the score table's header, no text runs out of its box, every score cell looks tappable
@@ -17,11 +17,15 @@ from pathlib import Path
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.contrib.auth.models import AnonymousUser
+from django.shortcuts import render
+from django.test import Client, RequestFactory
+from django.utils import translation
 
 from accounts.models import Profile, TablePlayer
 from accounts.services import player_link_make, players_register, standings_recount
-from scoring import services, tokens
+from numapp import views as app_views
+from scoring import access, services, tokens
 from scoring.games import GAMES
 from scoring.models import Player
 
@@ -90,7 +94,13 @@ def world(live_server):
     Profile.objects.update_or_create(user=user, defaults={"display_name": WORD40, "public": True})
     client = Client()
     client.force_login(user)
-    pages = [("home", "/"), ("my-sheets", "/sheets/"), ("leaderboards", "/leaderboards/"), ("404", "/nowhere/")]
+    # A sheet this browser kept before logging in: the account is asked whether to take it.
+    session = client.session
+    session[access.OWNER_SESSION_KEY] = "owner-key-of-this-browser"
+    session.save()
+    services.sheet_create(game="numwin", players=NAMES[:3], options={}, owner_key="owner-key-of-this-browser")
+    # /leaderboards/ goes to the first game's board, looked at below.
+    pages = [("home", "/"), ("my-sheets", "/sheets/"), ("404", "/nowhere/")]
     pages += [(f"new-{slug}", f"/new/{slug}/") for slug in GAMES]
     pages += [(f"rules-{slug}", f"/rules/{slug}/") for slug in GAMES]
     pages += [(f"leaderboard-{slug}", f"/leaderboards/{slug}/") for slug in GAMES]
@@ -137,12 +147,14 @@ def world(live_server):
         ("password-change", "/accounts/password/change/"),
         ("logout", "/accounts/logout/"),
         ("player-link", f"/players/link/{mate.pk}/{link}/"),
+        ("claim", "/me/claim/"),
         ("offline", "/offline/fr/"),
     ]
     logged_out = [
         ("login", "/accounts/login/"),
         ("signup", "/accounts/signup/"),
         ("password-reset", "/accounts/password/reset/"),
+        *((name, f"/answered/{name}/") for name in ANSWERS),
     ]
     return {
         "session": client.cookies["sessionid"].value,
@@ -251,6 +263,33 @@ AXE_RUN = """async () => {
 ONLY = os.environ.get("E2E_PAGES", "")  # while working on a page: E2E_PAGES=sheet-numking,history
 
 
+# The pages a refused or failed request answers with, as the app renders them (numapp/views.py,
+# numapp/ratelimit.py); the browser is handed them at /answered/<status>/.
+ANSWERS = {
+    "429": lambda request: render(request, "429.html", {"message": "Trop de tentatives"}, status=429),
+    "500": app_views.server_error,
+    "503": app_views.unavailable,
+}
+STATUS = {"404": 404, **{name: int(name) for name in ANSWERS}}
+
+
+def answer_pages(context, lang):
+    """Hand the browser the app's own 429, 500 and 503 pages in `lang` at /answered/<status>/."""
+    request = RequestFactory().get("/sheets/")
+    request.user, request.session = AnonymousUser(), {}
+    with translation.override(lang):
+        bodies = {name: answer(request) for name, answer in ANSWERS.items()}
+    for name, response in bodies.items():
+        context.route(f"**/answered/{name}/", fulfil_with(response))
+
+
+def fulfil_with(response):
+    """Return a route handler answering what `response` (a Django response) says."""
+    return lambda route: route.fulfill(
+        status=response.status_code, body=response.content, content_type=response["Content-Type"]
+    )
+
+
 def look_everywhere(browser, base_url, session, pages, lang, problems):
     """Open each page once; look at it at each width in both themes; add what is wrong to problems.
 
@@ -269,6 +308,7 @@ def look_everywhere(browser, base_url, session, pages, lang, problems):
     if session:
         cookies.append({"name": "sessionid", "value": session, "domain": host, "path": "/"})
     context.add_cookies(cookies)
+    answer_pages(context, lang)
     errors = []
     try:
         page = context.new_page()
@@ -278,7 +318,10 @@ def look_everywhere(browser, base_url, session, pages, lang, problems):
                 continue
             page.set_viewport_size({"width": 390, "height": 740})
             status = page.goto(url).status
-            if status != (404 if name == "404" else 200):
+            if not page.url.endswith(url):
+                problems.setdefault(f"{name} {lang}: {url} went to {page.url}", []).append("")
+                continue
+            if status != STATUS.get(name, 200):
                 problems.setdefault(f"{name} {lang}: {url} answered {status}", []).append("")
                 continue
             page.add_script_tag(path=str(AXE))
