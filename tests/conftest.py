@@ -32,6 +32,12 @@ if XDIST_WORKER:
         django_settings.CACHES["default"]["BACKEND"] = "tests.worker_cache.WorkerRedisCache"
 
 
+def pytest_collection_modifyitems(config, items):
+    """Run the browser tests first: the longest ones start early, and the quick ones fill the
+    processes' last minutes instead of one process finishing a long test alone."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is None)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     # Throttle counters live in the cache; each test starts from zero.

@@ -190,6 +190,7 @@ def test_it_runs_the_app_with_its_own_access_log():
 
 def asgi_access_line(caplog, path: str, query: str, headers: dict, client=("10.0.0.2", 5123)) -> str:
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from numapp.accesslog import AccessLog
 
@@ -213,8 +214,9 @@ def asgi_access_line(caplog, path: str, query: str, headers: dict, client=("10.0
     async def ignore(message):
         pass
 
-    with caplog.at_level("INFO", logger="numapp.access"):
-        asyncio.run(AccessLog(app)(scope, nothing, ignore))
+    # In a thread of its own: the browser tests' Playwright keeps an event loop in this one.
+    with caplog.at_level("INFO", logger="numapp.access"), ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, AccessLog(app)(scope, nothing, ignore)).result()
     return caplog.records[-1].getMessage()
 
 
