@@ -5,7 +5,7 @@ import secrets
 from django.http import Http404
 from django.middleware.csrf import CsrfViewMiddleware
 
-from scoring.exceptions import CsrfRefused
+from scoring.exceptions import CsrfRefused, SheetGone
 from scoring.models import Sheet
 from scoring.tokens import (
     edit_token_matches,
@@ -137,3 +137,20 @@ def check_csrf(request) -> None:
     """Raise CsrfRefused when an unsafe request that carries cookies fails the CSRF check (see csrf_failure)."""
     if csrf_failure(request):
         raise CsrfRefused()
+
+
+class GoneMiddleware:
+    """Answer a page whose sheet went away while it was being answered (`SheetGone`: expired or
+    purged since it was read) as the 404 of a sheet that never was. The API's own handler
+    answers it in the API's error shape (scoring/api/errors.py)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, SheetGone):
+            raise Http404 from exception
+        return None

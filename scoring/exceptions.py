@@ -117,6 +117,24 @@ class PreconditionRequired(ServiceError):
         )
 
 
+class SheetGone(ServiceError):
+    """The sheet went away while the request was answered (expired or purged since it was read).
+
+    The API answers it as any 404; a page as the 404 page (`access.GoneMiddleware`).
+    """
+
+    status = 404
+    code = "not_found"
+    page_level = levels.ERROR
+
+    def message(self) -> str:
+        return _("Not found.")
+
+
+class NoReferee(SheetGone):
+    """The game has no trick referee: its referee's address does not exist."""
+
+
 class RoundNotFound(ServiceError):
     status = 404
     code = "not_found"

@@ -13,10 +13,8 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
-from django.http import Http404
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from rest_framework.utils.encoders import JSONEncoder
 
 from numapp.cache import keep_after_commit
 from numapp.release import release
@@ -26,9 +24,11 @@ from scoring.exceptions import (
     DraftMoved,
     IdempotencyMismatch,
     InvalidInput,
+    NoReferee,
     PlayerNotFound,
     RestoreRefused,
     RoundNotFound,
+    SheetGone,
     UnknownGame,
     VersionMismatch,
 )
@@ -87,7 +87,7 @@ def referee(game: str):
     if game not in GAMES:
         raise UnknownGame(game)
     if not GAMES[game].referee:
-        raise Http404  # no referee in this game: the address does not exist
+        raise NoReferee()
     return GAMES[game]
 
 
@@ -114,7 +114,7 @@ def stored_rounds(sheet: Sheet) -> list[dict]:
             return [data for _version, data in rows if data is not None]
         fresh = Sheet.objects.read_alive(sheet.pk)
         if fresh is None:
-            raise Http404  # expired (or purged) since the request read it
+            raise SheetGone()
         for field in Sheet._meta.concrete_fields:
             setattr(sheet, field.attname, getattr(fresh, field.attname))
 
@@ -191,7 +191,7 @@ def _lock(sheet: Sheet) -> Sheet:
     """Return the sheet read again under its row lock, held to the end of the transaction."""
     locked = Sheet.objects.alive().select_for_update().filter(pk=sheet.pk).first()
     if locked is None:
-        raise Http404  # expired (or purged) since the request read it
+        raise SheetGone()
     return locked
 
 
@@ -492,11 +492,10 @@ class Once:
     replay: tuple[int, dict] | None = None
 
     def keep(self, status: int, response: dict) -> None:
-        """Keep the answer to this request, in its write's transaction (nothing without a key)."""
+        """Keep the answer to this request (JSON's own types), in its write's transaction (nothing without a key)."""
         if self.key:
-            stored = json.loads(json.dumps(response, cls=JSONEncoder))
             IdempotentRequest.objects.create(
-                sheet=self.sheet, key=self.key, body_hash=self.body_hash, status=status, response=stored
+                sheet=self.sheet, key=self.key, body_hash=self.body_hash, status=status, response=response
             )
 
 

@@ -137,6 +137,12 @@ def test_lower_layers_never_import_views_forms_or_request_helpers(lower):
     assert _offences(_in(lower), UPPER) == []
 
 
+@pytest.mark.parametrize("services", ["scoring.services", "accounts.services"])
+def test_services_know_no_http_nor_the_api_framework(services):
+    # A refusal is a ServiceError (scoring/exceptions.py); the handlers decide how it is answered.
+    assert _offences(_in(services), ("django.http", "rest_framework", "scoring.api")) == []
+
+
 def test_engines_know_no_django_nor_the_rest_of_the_project():
     outside = ("django", "rest_framework", "accounts", "numapp", *(m for m in LOWER if m != "scoring.games"))
     assert _offences(_in("scoring.games"), outside) == []

@@ -4,11 +4,14 @@ A refusal is raised, never answered here: the services' exceptions carry their s
 and code, and scoring/api/errors.py turns every one into the API's error shape.
 """
 
+import json
+
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from numapp.i18n import request_lang
@@ -309,7 +312,7 @@ class RoundListView(APIView):
                 sheet=sheet, data=data, lang=request_lang(), if_version=version, number=number, from_draft=from_draft
             )
             response = _sheet_response(request, sheet, EDITOR, code=status.HTTP_201_CREATED)
-            once.keep(response.status_code, response.data)
+            once.keep(response.status_code, json.loads(json.dumps(response.data, cls=JSONEncoder)))
         return response
 
 

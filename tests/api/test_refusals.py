@@ -16,6 +16,8 @@ REFUSALS = [
     (exceptions.UnknownGame("poker"), 404, "unknown_game"),
     (exceptions.VersionMismatch(7), 412, "stale"),
     (exceptions.RoundNotFound(), 404, "not_found"),
+    (exceptions.SheetGone(), 404, "not_found"),
+    (exceptions.NoReferee(), 404, "not_found"),
     (exceptions.PlayerNotFound(), 404, "not_found"),
     (exceptions.Conflict(), 409, "conflict"),
     (exceptions.DraftMoved(3), 409, "round_saved"),
