@@ -6,36 +6,22 @@ from django.template import loader
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.defaults import page_not_found, permission_denied
-from rest_framework.renderers import JSONRenderer
 
 from numapp import diskfull, health
-from scoring.api.errors import error_response
+from numapp.errors import error_json
 
 
 def not_found(request, exception=None):
     """Answer 404 in JSON under /api/ (the API's error shape), as a page elsewhere."""
     if request.path.startswith("/api/"):
-        message = _("Not found.")
-        response = error_response([{"path": "", "code": "not_found", "message": message}], 404, message)
-        response.accepted_renderer = JSONRenderer()
-        response.accepted_media_type = "application/json"
-        response.renderer_context = {}
-        return response.render()
+        return error_json(404, "not_found", _("Not found."))
     return page_not_found(request, exception)
-
-
-def _api_error(request, status: int, code: str, message: str):
-    response = error_response([{"path": "", "code": code, "message": message}], status, message)
-    response.accepted_renderer = JSONRenderer()
-    response.accepted_media_type = "application/json"
-    response.renderer_context = {}
-    return response.render()
 
 
 def forbidden(request, exception=None):
     """Answer 403 in JSON under /api/, as the app's own page (403.html) elsewhere."""
     if request.path.startswith("/api/"):
-        return _api_error(request, 403, "forbidden", _("Not allowed."))
+        return error_json(403, "forbidden", _("Not allowed."))
     return permission_denied(request, exception)
 
 
@@ -65,7 +51,7 @@ def unavailable(request):
     """
     message = saving_impossible()
     if request.path.startswith("/api/"):
-        response = _api_error(request, 503, "disk_full", message)
+        response = error_json(503, "disk_full", message)
     else:
         try:
             body = loader.get_template("503.html").render({"css": _css(), "message": message})
@@ -88,7 +74,7 @@ def server_error(request):
         diskfull.note(request, exc)
         return unavailable(request)
     if request.path.startswith("/api/"):
-        return _api_error(request, 500, "server_error", _("The server could not answer. Try again in a moment."))
+        return error_json(500, "server_error", _("The server could not answer. Try again in a moment."))
     try:
         body = loader.get_template("500.html").render({"css": _css()})
     except Exception:

@@ -107,24 +107,17 @@ def test_it_reads_the_modules_it_checks():
 
 
 def test_pages_never_import_the_api():
-    # Shared helpers (the request's language, tokens, errors) live below both front ends. The project's
-    # 403/404/500 handlers answer under /api/ in the API's error shape.
+    # Shared helpers (the request's language, tokens, the error shape) live below both front ends.
     # The players' API (accounts.api) is an API module too: it answers refusals in the API's error shape.
-    outside = [name for name in SOURCES if not _is(name, (API, "accounts.api", "numapp.views"))]
+    outside = [name for name in SOURCES if not _is(name, (API, "accounts.api"))]
     assert _offences(outside, API) == []
 
 
 def test_the_project_package_only_configures():
     # numapp holds settings, URLs that include each app's own, the Celery app and shared web
-    # helpers; it reaches into no app, but for its error handlers' API shape (above). The
-    # benchmarks' settings and URLs live in bench/.
-    project = [name for name in _in("numapp") if name != "numapp.views"]
-    assert _offences(project, ("scoring", "accounts")) == []
-    assert _offences(["numapp.views"], ("scoring", "accounts")) == [
-        f"numapp/views.py:{line} imports {target}"
-        for target, _inline, line in _imports("numapp.views")
-        if _is(target, "scoring.api.errors")
-    ]
+    # helpers (the API's error shape among them: numapp/errors.py); it reaches into no app.
+    # The benchmarks' settings and URLs live in bench/.
+    assert _offences(_in("numapp"), ("scoring", "accounts")) == []
 
 
 def test_scoring_never_imports_accounts():

@@ -7,15 +7,14 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
+from numapp.errors import error_body
 from scoring.api.parsers import BodyRefused
 from scoring.exceptions import ServiceError
 
 
 def error_response(errors: list[dict], http_status: int = status.HTTP_400_BAD_REQUEST, detail: str = "") -> Response:
     """Return the API's error response."""
-    if not detail:
-        detail = errors[0]["message"] if len(errors) == 1 else _("%(n)d problems in the request.") % {"n": len(errors)}
-    return Response({"detail": detail, "errors": errors}, status=http_status)
+    return Response(error_body(errors, detail), status=http_status)
 
 
 def refused_error(refused) -> dict:
