@@ -484,3 +484,29 @@ def test_players_rebuild_gives_the_same_players_and_ratings_again():
     Rating.objects.all().delete()
     call_command("players_rebuild", stdout=io.StringIO())
     assert stored_ratings(user) == before
+
+
+def test_deleting_and_restoring_a_game_moves_every_figure_back_and_forth_exactly():
+    user, client = account()
+    a = play(user, GAME_A, days_ago=2)
+    play(user, GAME_B, days_ago=1)
+
+    def figures():
+        """Every figure the account sees of its players: the list, each player's page, « Ma table », the stats."""
+        return {
+            "players": sorted(accounts.table_players(user), key=lambda p: p["id"]),
+            "pages": {pid: accounts.table_player(user, pid, "fr") for pid in sorted(set(ids(user).values()))},
+            "board": accounts.table_board(user, "numx-malus", month=False),
+            "month": accounts.table_board(user, "numx-malus", month=True),
+            "stats": accounts.player_stats(user.pk, "fr"),
+        }
+
+    both = figures()
+    client.post(f"/me/sheets/{a.pk}/delete/")
+    without_a = figures()
+    # Game A no longer counts: Tom played one game, not two.
+    tom = next(p for p in without_a["players"] if p["name"] == "Tom")
+    assert (tom["games"], next(p for p in both["players"] if p["name"] == "Tom")["games"]) == (1, 2)
+    assert without_a != both
+    client.post(f"/me/sheets/{a.pk}/restore/")
+    assert figures() == both
