@@ -94,3 +94,19 @@ def live_server(django_db_setup, django_db_blocker):
         yield server
     finally:
         server.stop()
+        _close_the_servers_connections(django_db_blocker)
+
+
+def _close_the_servers_connections(django_db_blocker):
+    """Close what the stopped server's threads kept open (DB_CONN_MAX_AGE), so that the test
+    database can be dropped: on PostgreSQL, the other sessions of this process's own test
+    database are ended (each process has a database of its own; nothing else connects to it)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
