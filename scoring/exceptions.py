@@ -131,8 +131,14 @@ class SheetGone(ServiceError):
         return _("Not found.")
 
 
-class NoReferee(SheetGone):
-    """The game has no trick referee: its referee's address does not exist."""
+class NoReferee(ServiceError):
+    """The game has no trick referee: its referee's address (an API one) does not exist."""
+
+    status = 404
+    code = "not_found"
+
+    def message(self) -> str:
+        return _("Not found.")
 
 
 class RoundNotFound(ServiceError):
