@@ -397,10 +397,11 @@ def _sheet_context(
     context["draft_entered"] = sum(1 for r in context["draft_rows"] if r["entered"])
     bids = [r["entry"]["bid"] for r in context["draft_rows"] if isinstance(r["entry"], dict) and "bid" in r["entry"]]
     context["draft_bids"] = sum(b for b in bids if isinstance(b, int)) if bids else None
-    # Every bid in: the hand is being played (Num King's phases).
-    context["bids_in"] = bool(context["draft_rows"]) and all(
-        isinstance(r["entry"], dict) and "bid" in r["entry"] for r in context["draft_rows"]
-    )
+    # Every bid in: the hand is being played (Num King's phases); until then, whose bids are awaited.
+    context["bids_waiting"] = [
+        r["name"] for r in context["draft_rows"] if not (isinstance(r["entry"], dict) and "bid" in r["entry"])
+    ]
+    context["bids_in"] = bool(context["draft_rows"]) and not context["bids_waiting"]
     # The hand's tricks as the referee resolved them (games with a referee), shown on every phone.
     draft_fields = (sheet.draft or {}).get("fields") or {}
     referee = (

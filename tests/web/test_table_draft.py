@@ -140,3 +140,10 @@ def test_it_ignores_an_odd_round_number_on_a_players_phone(number):
     assert r.status_code == 302
     sheet.refresh_from_db()
     assert sheet.draft["entries"] == {"Léa": {"bid": 1}}
+
+
+def test_it_names_the_players_whose_bids_are_still_awaited_as_a_plain_list():
+    _creator, sheet, links, _page = king_table()
+    Client().post(links[2], {"number": "1", "bid-2": "0"})  # Nina, the last seat, has bid
+    waiting = re.search(r'<p[^>]*id="bids-waiting"[^>]*>(.*?)</p>', Client().get(links[0]).content.decode(), re.S)
+    assert re.sub(r"\s+", " ", waiting.group(1)).strip() == "En attente des annonces de : Léa, Marc"
