@@ -60,6 +60,15 @@ def new_sheet(client, slug, players, **options):
     return Sheet.objects.filter(owner_key=client.session[OWNER_SESSION_KEY]).latest("created_at")
 
 
+def seat_page(sheet):
+    """Return the address of the third player's own page (None on checkouts without players' links)."""
+    try:
+        from scoring.tokens import entry_token
+    except ImportError:
+        return None
+    return f"/p/{sheet.pk}/2/{entry_token(sheet.pk, 2, sheet.links_epoch)}/"
+
+
 def cpu_ms(client, url) -> float:
     """Return the CPU ms of one request (this process: the view, the engine, the templates, the queries)."""
     start = time.process_time()
@@ -113,11 +122,13 @@ def main():
     for _ in range(18):
         sheet = services.round_add(sheet=sheet, data=load._malus_round(rng, load.NAMES8, totals))
     share = f"/w/{sheet.pk}/{share_token(sheet.pk)}/"
+    seat = seat_page(sheet)
     numx = new_sheet(creator, "numx", ["Léa", "Marc", "Hugo", "Paul", "Zoé", "Inès"], mode="speedrun")
     pages = [
         ("share page, 8 × 18", Client(HTTP_HOST="127.0.0.1"), share),
         ("watchers' poll after a round, 8 × 18", Client(HTTP_HOST="127.0.0.1"), share + "?fragment=1"),
         ("creator's page, 8 × 18 short rules", creator, f"/sheets/{sheet.pk}/"),
+        *([("a player's page, 8 × 18", Client(HTTP_HOST="127.0.0.1"), seat)] if seat else []),
         ("creator's page, new 6-player Num-X", creator, f"/sheets/{numx.pk}/"),
     ]
     unit = "Python calls" if count else "ms of CPU"

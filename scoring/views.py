@@ -25,6 +25,7 @@ from scoring import access, device, forms, services, tokens
 from scoring.access import EDITOR, PLAYER, get_sheet, grant_edit_link, owner_key
 from scoring.charts import PALETTE, chart_series, progression_svg
 from scoring.exceptions import ServiceError, VersionMismatch
+from scoring.fragments import FRAGMENT_KEEP
 from scoring.games import GAMES
 from scoring.qr import qr_svg
 
@@ -278,7 +279,9 @@ def _render_board(request, context: dict) -> str:
         "chart": progression_svg(series),
         "chart_series": series,
         "cell_template": cell_template,
-        "row_keep": BOARD_KEEP,
+        # A row is named by its content (_keyed_rows): kept as long as a round may last, so a phone
+        # landing after a long hand does not draw the earlier rows again.
+        "row_keep": FRAGMENT_KEEP,
     }
     return render_to_string("scoring/_board.html", board, request)
 
@@ -431,10 +434,25 @@ def _sheet_context(
                 "trick": reverse("api-trick", args=[sheet.game]),
             },
         }
+    # What the entry form shows, and all it may read: drawn once per content (num.kept), so a
+    # phone landing on the next round’s empty form does not draw it again.
+    context["entry_values"] = {
+        "sheet": {"pk": sheet.pk, "players": players},
+        "game": game,
+        "entry": context["entry"],
+        "entry_players": entry_players,
+        "form": context["form"],
+        "next_round": {"cards": (next_round or {}).get("cards")},
+        "editing": editing,
+        "deck": context["deck"],
+        "referee": referee,
+        "referee_data": context.get("referee_data"),
+    }
     if role == EDITOR and next_round and not editing:
         context["seat_links"] = [
             {"name": name, "url": _seat_url(request, sheet, sheet.players.index(name))} for name in entry_players
         ]
+        context["seat_links_values"] = {"seat_links": context["seat_links"]}
     context["board"] = board_html(request, context, lang)
     if role == EDITOR:
         context["sheet_data"] = _sheet_data(request, sheet, game, result, datas, lang, editing)

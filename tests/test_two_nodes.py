@@ -215,25 +215,38 @@ def put_bid(cluster, sheet: dict, player: str, bid: int) -> str:
     return node
 
 
+def median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
 def test_a_phone_on_node_b_hears_a_round_saved_through_node_a(cluster):
     sheet = create(cluster)
     phone = stream_on(cluster, sheet, "B")
     try:
         assert phone.sheet()["version"] == 1
-        # nginx alternates between the nodes: of two writes in a row, one is node A's (checked, not assumed).
-        served = []
-        for version, (player, bid) in enumerate((("Léa", 1), ("Marc", 0)), start=2):
-            started = time.monotonic()
-            served.append(put_bid(cluster, sheet, player, bid))
+        # nginx alternates between the nodes: of writes in a row, every other one is node A's
+        # (checked, not assumed). Each push is timed from its commit (`at`, stamped by the node
+        # that committed, on this machine's clock) to its arrival on node B's phone.
+        served, delivered = [], []
+        bids = [("Léa", 1), ("Marc", 0), ("Léa", 0), ("Marc", 1), ("Léa", 1), ("Marc", 0)]
+        for version, (player, bid) in enumerate(bids, start=2):
+            node = put_bid(cluster, sheet, player, bid)
             heard = phone.sheet()
+            arrived = time.time()
             assert heard["version"] == version
             assert heard["draft"]["entries"][player] == {"bid": bid}
-            # Within the live table's budget with room for a busy machine (the bench measures the p99).
-            assert time.monotonic() - started < 2.0
-        assert "A" in served, served
+            served.append(node)
+            if node == "A":
+                delivered.append(arrived - heard["at"])
+        assert served.count("A") >= 2, served
+        # The issue's budget: a write through node A reaches node B's phone within 0.5 s. The
+        # median of the pushes through A is held to it, so one push slowed by a busy machine
+        # does not decide; a push that never comes fails on the stream's timeout.
+        print(f"pushes from node A to node B's phone: {', '.join(f'{d * 1000:.0f}' for d in delivered)} ms")
+        assert median(delivered) <= 0.5, delivered
         node = save_round(cluster, sheet, ROUND)
         saved = phone.sheet()
-        assert saved["version"] == 4 and saved["rounds"] == 1, (node, saved)
+        assert saved["version"] == len(bids) + 2 and saved["rounds"] == 1, (node, saved)
     finally:
         phone.close()
 
@@ -263,12 +276,17 @@ def test_when_node_b_dies_its_phones_catch_up_through_node_a(cluster):
         again.close()
 
 
-def trickle(port: int, count: int) -> list[socket.socket]:
-    """Open `count` connections that send the start of a request and then nothing more for now."""
+def trickle(port: int, count: int, part: str) -> list[socket.socket]:
+    """Open `count` connections that send the start of a request and then nothing more for now.
+
+    `part` is what stays unfinished: the headers (a header line never ended), or the body
+    (the headers sent whole, 100,000 bytes announced and none sent yet).
+    """
+    start = b"POST /api/v1/sheets/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n"
     socks = []
     for _ in range(count):
         s = socket.create_connection(("127.0.0.1", port), timeout=5)
-        s.sendall(b"POST /api/v1/sheets/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\nX-Slow: ")
+        s.sendall(start + (b"X-Slow: " if part == "headers" else b"\r\n{"))
         socks.append(s)
     return socks
 
@@ -300,11 +318,13 @@ def still_open(sock: socket.socket) -> bool:
         sock.setblocking(True)
 
 
+@pytest.mark.parametrize("part", ["headers", "body"])
 @pytest.mark.parametrize("front", ["nginx", "node"])
-def test_slow_clients_leave_a_normal_request_alone(cluster, front):
+def test_slow_clients_leave_a_normal_request_alone(cluster, front, part):
     port = cluster.port if front == "nginx" else cluster.nodes["A"][1]
-    timed_get(port)  # the first request of a process warms it up
-    socks = trickle(port, 20)
+    for _node in cluster.nodes:
+        timed_get(port)  # the first request of each process warms it up (nginx alternates them)
+    socks = trickle(port, 20, part)
     try:
         # One more byte from each slow client now and then, as a trickling attacker sends them.
         answers = []
@@ -318,4 +338,10 @@ def test_slow_clients_leave_a_normal_request_alone(cluster, front):
     finally:
         for s in socks:
             s.close()
-    print(f"{front}: normal requests beside 20 slow clients, slowest {max(answers) * 1000:.0f} ms")
+    print(
+        f"{front}, {part}: normal requests beside 20 slow clients, median {median(answers) * 1000:.0f} ms, slowest {max(answers) * 1000:.0f} ms"
+    )
+    # The issue's budget: a normal request answered within 100 ms beside them. The median of
+    # ten is held to it (one request slowed by a busy machine does not decide); a request the
+    # slow clients stalled fails on its 10 s timeout.
+    assert median(answers) <= 0.1, answers

@@ -1,15 +1,11 @@
-import hashlib
-import json
-
 from django import template
-from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from numapp.i18n import plural_index, request_lang
-from numapp.release import release
+from scoring.fragments import PICKER_KEEP, kept_html
 from scoring.qr import qr_svg
 from scoring.services import anonymous_keep_hours
 
@@ -109,9 +105,18 @@ def sheet_keep_hours() -> int:
     return anonymous_keep_hours()
 
 
-# A card picker is kept this long in Django's cache: the same picker serves every hand of
-# every sheet of a game with the same cards, in one language (docs/performance.md).
-PICKER_KEEP = 24 * 3600
+@register.simple_tag
+def kept(template_name: str, values: dict) -> str:
+    """Draw `template_name` from `values` and the language alone, once per content (`kept_html`).
+
+    The template sees nothing else (no request, no session, no CSRF token), so the key,
+    made of the same `values`, can never name a drawing that read something it does not.
+    """
+    return mark_safe(
+        kept_html(
+            template_name, values, lambda: render_to_string(template_name, {**values, "LANGUAGE_CODE": get_language()})
+        )
+    )
 
 
 @register.simple_tag(takes_context=True)
@@ -119,16 +124,15 @@ def card_hands(context):
     """Return the hands of a card game's entry form, each with the card picker drawn once.
 
     The picker (a grid of 17 values × the deck's colours, the specials and actions) is the
-    same for every hand: it depends only on the cards the sheet plays and the language,
-    which its key names with the release that draws it. Each hand's own values (its cards,
-    its typed points) are drawn around it, every time.
+    same for every hand: it depends only on the cards the sheet plays and the language
+    (`kept_html`). Each hand's own values (its cards, its typed points) are drawn around it.
     """
     picker = context["game"]["cards"]["picker"]
-    digest = hashlib.sha256(json.dumps(picker, sort_keys=True).encode()).hexdigest()[:16]
-    key = f"picker:{release()}:{get_language()}:{digest}"
-    html = cache.get(key)
-    if html is None:
-        html = render_to_string("scoring/_picker.html", {"game": context["game"]})
-        cache.set(key, html, PICKER_KEEP)  # drawn from the catalogue alone, never from the database
+    html = kept_html(
+        "picker",
+        picker,
+        lambda: render_to_string("scoring/_picker.html", {"game": {"cards": {"picker": picker}}}),
+        PICKER_KEEP,
+    )
     with context.push(picker_html=mark_safe(html)):
         return mark_safe(context.template.engine.get_template("scoring/_hands.html").render(context))
