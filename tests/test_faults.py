@@ -13,13 +13,12 @@ import time
 from pathlib import Path
 
 import pytest
-from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.db import connection
 from django.test import Client
 
-PASSWORD = "a-long-pass-phrase"
+from tests.accounts import PASSWORD, verified_user
 
 
 def timed(fn):
@@ -51,12 +50,6 @@ def within(seconds, fn):
     return done["result"], took
 
 
-def verified_user(email="lou@example.org"):
-    user = get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)
-    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
-    return user
-
-
 def log_in(client, email="lou@example.org"):
     return client.post("/accounts/login/", {"login": email, "password": PASSWORD})
 
@@ -66,7 +59,7 @@ def log_in(client, email="lou@example.org"):
 
 @pytest.mark.django_db
 def test_it_logs_in_while_redis_is_down(redis_cache):
-    user = verified_user()
+    user = verified_user("lou@example.org")
     assert log_in(Client()).status_code == 302  # Redis up: the limiter counts in it
     redis_cache.stop()
     client = Client()
@@ -78,7 +71,7 @@ def test_it_logs_in_while_redis_is_down(redis_cache):
 
 @pytest.mark.django_db
 def test_it_logs_in_quickly_while_redis_hangs(redis_cache):
-    verified_user()
+    verified_user("lou@example.org")
     redis_cache.pause()
     client = Client()
     r, took = timed(lambda: log_in(client))
@@ -104,7 +97,7 @@ def test_it_signs_up_while_redis_is_down(redis_cache):
 
 @pytest.mark.django_db
 def test_it_sends_a_password_reset_while_redis_is_down(redis_cache):
-    verified_user()
+    verified_user("lou@example.org")
     redis_cache.stop()
     r, took = timed(lambda: Client().post("/accounts/password/reset/", {"email": "lou@example.org"}))
     assert r.status_code == 302 and r.url == "/accounts/password/reset/done/"
@@ -116,7 +109,7 @@ def test_it_sends_a_password_reset_while_redis_is_down(redis_cache):
 def test_it_still_limits_failed_logins_while_redis_is_up(redis_cache, settings):
     # The fallbacks only apply to an outage: with Redis up, the limit holds.
     settings.ACCOUNT_RATE_LIMITS = {"login_failed": "2/m/ip"}
-    verified_user()
+    verified_user("lou@example.org")
     client = Client()
     for _ in range(2):
         wrong = client.post("/accounts/login/", {"login": "lou@example.org", "password": "not-the-pass-phrase"})

@@ -7,26 +7,16 @@ a logged-in stranger, a share-link holder, and a seat-linked player.
 import re
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.services import seat_attach
 from scoring.models import Round, Sheet
 from scoring.tokens import read_token
+from tests.accounts import logged_in
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "a-long-pass-phrase"
 ROUND_FORM = {"points-0": "3", "points-1": "4"}
 ROUND_JSON = {"entries": {"A": {"points": 3}, "B": {"points": 4}}}
-
-
-def logged_in(email):
-    user = get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)
-    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
-    client = Client()
-    client.post("/accounts/login/", {"login": email, "password": PASSWORD})
-    return user, client
 
 
 def sheet_by(client) -> Sheet:

@@ -7,6 +7,7 @@ from django.db import connection
 from django.test import Client
 
 from scoring.models import IdempotentRequest, Round
+from tests.api.sheets import create as create_sheet
 
 # Threads writing at once need a real server database: SQLite's shared in-memory test
 # database has table locks and no busy wait.
@@ -16,8 +17,7 @@ ROUND = {"cards": 1, "entries": {"A": {"bid": 1, "tricks": 1}, "B": {"bid": 0, "
 
 
 def create(api):
-    r = api.post("/api/v1/sheets/", {"game": "numking", "players": ["A", "B"]}, content_type="application/json")
-    return r.json()
+    return create_sheet("numking", ["A", "B"], client=api)
 
 
 def add(api, sheet, body, key):

@@ -5,7 +5,6 @@ import io
 import re
 
 import pytest
-from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.test import Client
 
@@ -13,18 +12,15 @@ from accounts.models import Standing
 from scoring import services
 from scoring.games import GAMES
 from scoring.models import Player, Sheet
+from tests.accounts import logged_in
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "a-long-pass-phrase"
 # A row of « Ma table »: the player (a link to their page), wins, games.
 TABLE_ROW = r'<th scope="row"><a href="/me/players/\d+/">([^<]+)</a></th><td>(\d+)</td><td>(\d+)</td>'
 
 
 def account(email, display_name="", public=False):
-    user = get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)
-    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
-    client = Client()
-    assert client.post("/accounts/login/", {"login": email, "password": PASSWORD}).status_code == 302
+    user, client = logged_in(email)
     if display_name or public:
         client.post("/me/profile/", {"display_name": display_name, "public": "on" if public else ""})
     return user, client

@@ -4,32 +4,25 @@ import html
 import re
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from scoring.models import Sheet
+from tests.accounts import PASSWORD, verified_user
+from tests.web.sheets import start
 
 pytestmark = pytest.mark.django_db
 
 
 def new_sheet(client: Client) -> str:
-    client.post("/new/coop/", {"player": ["A", "B"]})
-    return Sheet.objects.latest("created_at").pk
-
-
-def user(email):
-    u = get_user_model().objects.create_user(email.split("@")[0], email, "a-long-pass-phrase")
-    EmailAddress.objects.create(user=u, email=email, verified=True, primary=True)
-    return u
+    return start(client, "coop", ["A", "B"]).pk
 
 
 def test_it_claims_this_browsers_sheets_on_login_after_the_key_rotates():
-    owner = user("elya@example.org")
+    owner = verified_user("elya@example.org")
     browser = Client()
     first, second = new_sheet(browser), new_sheet(browser)
     key_before = browser.session.session_key
-    r = browser.post("/accounts/login/", {"login": "elya@example.org", "password": "a-long-pass-phrase"})
+    r = browser.post("/accounts/login/", {"login": "elya@example.org", "password": PASSWORD})
     assert r.status_code == 302
     assert browser.session.session_key != key_before
     assert browser.post("/me/claim/", {"answer": "add"}).status_code == 302  # the login asked; yes
@@ -40,22 +33,22 @@ def test_it_claims_this_browsers_sheets_on_login_after_the_key_rotates():
 
 
 def test_it_does_not_claim_another_browsers_sheets():
-    user("sasha@example.org")
+    verified_user("sasha@example.org")
     theirs = new_sheet(Client())
     mine = Client()
-    mine.post("/accounts/login/", {"login": "sasha@example.org", "password": "a-long-pass-phrase"})
+    mine.post("/accounts/login/", {"login": "sasha@example.org", "password": PASSWORD})
     assert Sheet.objects.get(pk=theirs).user is None
     assert mine.get(f"/sheets/{theirs}/").status_code == 404
 
 
 def test_it_keeps_unclaimed_sheets_when_another_account_logs_in_later():
-    a, b = user("a@example.org"), user("b@example.org")
+    a, b = verified_user("a@example.org"), verified_user("b@example.org")
     browser = Client()
-    browser.post("/accounts/login/", {"login": "a@example.org", "password": "a-long-pass-phrase"})
+    browser.post("/accounts/login/", {"login": "a@example.org", "password": PASSWORD})
     owned_by_a = new_sheet(browser)
     browser.post("/accounts/logout/")
     anonymous = new_sheet(browser)
-    browser.post("/accounts/login/", {"login": "b@example.org", "password": "a-long-pass-phrase"})
+    browser.post("/accounts/login/", {"login": "b@example.org", "password": PASSWORD})
     browser.post("/me/claim/", {"answer": "add"})
     assert Sheet.objects.get(pk=owned_by_a).user == a
     assert Sheet.objects.get(pk=anonymous).user == b
@@ -67,10 +60,10 @@ def text(response) -> str:
 
 def test_it_asks_before_adding_this_browsers_sheets_to_the_account_that_logs_in():
     """A shared phone: Léa played without an account, Sacha logs in. Nothing moves unless Sacha says so."""
-    sacha = user("sacha@example.org")
+    sacha = verified_user("sacha@example.org")
     phone = Client()
     first, second = new_sheet(phone), new_sheet(phone)
-    r = phone.post("/accounts/login/", {"login": "sacha@example.org", "password": "a-long-pass-phrase"})
+    r = phone.post("/accounts/login/", {"login": "sacha@example.org", "password": PASSWORD})
     assert r.status_code == 302 and r.url == "/me/claim/?next=/"
     assert Sheet.objects.filter(pk__in=[first, second], user=None).count() == 2  # nothing moved yet
     page = text(phone.get(r.url))
@@ -90,12 +83,12 @@ def test_it_asks_before_adding_this_browsers_sheets_to_the_account_that_logs_in(
 
 
 def test_it_asks_in_the_singular_and_comes_back_to_the_page_the_login_was_for():
-    user("lea@example.org")
+    verified_user("lea@example.org")
     phone = Client()
     sheet = new_sheet(phone)
     r = phone.post(
         f"/accounts/login/?next=/sheets/{sheet}/",
-        {"login": "lea@example.org", "password": "a-long-pass-phrase", "next": f"/sheets/{sheet}/"},
+        {"login": "lea@example.org", "password": PASSWORD, "next": f"/sheets/{sheet}/"},
     )
     assert r.url == f"/me/claim/?next=/sheets/{sheet}/"
     assert "Ajouter cette feuille à votre compte ?" in text(phone.get(r.url))
@@ -107,9 +100,9 @@ def test_it_asks_in_the_singular_and_comes_back_to_the_page_the_login_was_for():
 
 
 def test_it_goes_straight_on_when_the_browser_has_no_sheet_to_offer():
-    user("lea@example.org")
+    verified_user("lea@example.org")
     phone = Client()
-    r = phone.post("/accounts/login/", {"login": "lea@example.org", "password": "a-long-pass-phrase"})
+    r = phone.post("/accounts/login/", {"login": "lea@example.org", "password": PASSWORD})
     assert r.url == "/"
     assert phone.get("/me/claim/?next=/sheets/").url == "/sheets/"
     assert Client().get("/me/claim/").status_code == 302  # logged out: the login first

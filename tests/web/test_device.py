@@ -4,28 +4,15 @@ and the page after a logout or an account deletion names, once, those that ended
 import re
 
 import pytest
-from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.test import Client
 
 from scoring.access import OWNER_SESSION_KEY
 from scoring.device import HEADER
 from scoring.models import Sheet
+from tests.accounts import PASSWORD, log_in, verified_user
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "a-long-pass-phrase"
-
-
-def user(email):
-    u = get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)
-    EmailAddress.objects.create(user=u, email=email, verified=True, primary=True)
-    return u
-
-
-def logged_in(email) -> Client:
-    client = Client()
-    assert client.post("/accounts/login/", {"login": email, "password": PASSWORD}).status_code == 302
-    return client
 
 
 def meta(response, name: str) -> list[str] | None:
@@ -40,8 +27,12 @@ def said(client, path="/"):
 
 
 def test_each_account_has_its_own_opaque_identity_the_same_in_every_session():
-    user("lea@example.org"), user("sacha@example.org")
-    lea, lea_again, sacha = logged_in("lea@example.org"), logged_in("lea@example.org"), logged_in("sacha@example.org")
+    verified_user("lea@example.org"), verified_user("sacha@example.org")
+    lea, lea_again, sacha = (
+        log_in(Client(), "lea@example.org"),
+        log_in(Client(), "lea@example.org"),
+        log_in(Client(), "sacha@example.org"),
+    )
     ids, header, forget, _ = said(lea)
     assert len(ids) == 1 and header == ids and forget is None
     assert said(lea_again)[0] == ids  # another session, another phone: the same person
@@ -70,7 +61,7 @@ def test_an_edit_link_gives_an_anonymous_browser_an_identity_for_what_its_page_k
 
 
 def test_logging_in_keeps_the_browsers_anonymous_identity_after_the_accounts():
-    user("lea@example.org")
+    verified_user("lea@example.org")
     browser = Client()
     anonymous = said(browser, "/new/numx/")[0]
     browser.post("/accounts/login/", {"login": "lea@example.org", "password": PASSWORD})
@@ -79,7 +70,7 @@ def test_logging_in_keeps_the_browsers_anonymous_identity_after_the_accounts():
 
 
 def test_the_page_after_a_logout_names_once_the_identities_that_ended_and_is_never_kept():
-    user("lea@example.org")
+    verified_user("lea@example.org")
     browser = Client()
     browser.get("/new/numx/")
     browser.post("/accounts/login/", {"login": "lea@example.org", "password": PASSWORD})
@@ -94,15 +85,15 @@ def test_the_page_after_a_logout_names_once_the_identities_that_ended_and_is_nev
     ids, _, forget, page = said(browser)
     assert forget is None and "no-store" not in page.get("Cache-Control", "")
     # An API call in between never takes the page's turn.
-    browser = logged_in("lea@example.org")
+    browser = log_in(Client(), "lea@example.org")
     browser.post("/accounts/logout/")
     assert browser.get("/api/v1/games/").status_code == 200
     assert said(browser)[2] is not None
 
 
 def test_deleting_the_account_has_the_next_page_forget_it():
-    user("lea@example.org")
-    browser = logged_in("lea@example.org")
+    verified_user("lea@example.org")
+    browser = log_in(Client(), "lea@example.org")
     held = said(browser)[0]
     r = browser.post("/me/delete/", {"confirm": "on"})
     assert r.status_code == 302 and not get_user_model().objects.filter(email="lea@example.org").exists()
@@ -112,8 +103,8 @@ def test_deleting_the_account_has_the_next_page_forget_it():
 
 
 def test_the_logout_and_deletion_pages_guard_rounds_that_still_wait():
-    user("lea@example.org")
-    browser = logged_in("lea@example.org")
+    verified_user("lea@example.org")
+    browser = log_in(Client(), "lea@example.org")
     for path in ("/accounts/logout/", "/me/delete/"):
         page = browser.get(path).content.decode()
         assert re.search(r"<form [^>]*data-leaving", page), path

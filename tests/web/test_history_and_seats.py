@@ -5,27 +5,20 @@ import re
 from datetime import timedelta
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import formats, timezone, translation
 
 from scoring import services
 from scoring.models import Player, Round, Sheet
 from scoring.tokens import claim_token
+from tests.accounts import PASSWORD, verified_user
+from tests.web.sheets import start
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "a-long-pass-phrase"
 
 
 def text(response) -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
-
-
-def user(email):
-    u = get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)
-    EmailAddress.objects.create(user=u, email=email, verified=True, primary=True)
-    return u
 
 
 def login(client, email):
@@ -40,13 +33,11 @@ def shown(when, lang="fr") -> str:
 
 
 def anonymous_sheet(browser, players=("Léa", "Tom")) -> Sheet:
-    r = browser.post("/new/numx-malus/", {"player": list(players)})
-    assert r.status_code == 302
-    return Sheet.objects.get(pk=r.url.strip("/").split("/")[-1])
+    return start(browser, "numx-malus", list(players))
 
 
 def test_the_history_says_when_a_sheet_was_played_not_when_it_was_claimed():
-    user("lea@example.org")
+    verified_user("lea@example.org")
     browser = Client()
     played_long_ago = anonymous_sheet(browser, ("Léa", "Tom"))
     services.round_add(sheet=played_long_ago, data={"entries": {"Léa": {"points": 3}, "Tom": {"points": 5}}})
@@ -82,7 +73,7 @@ def test_the_history_says_when_a_sheet_was_played_not_when_it_was_claimed():
     ],
 )
 def test_adding_the_browsers_sheets_at_login_says_how_many_it_added(count, lang, words):
-    user("lea@example.org")
+    verified_user("lea@example.org")
     browser = Client()
     browser.cookies["django_language"] = lang
     for _ in range(count):
@@ -94,13 +85,13 @@ def test_adding_the_browsers_sheets_at_login_says_how_many_it_added(count, lang,
 
 
 def test_logging_in_without_sheets_to_add_says_nothing_of_them():
-    user("lea@example.org")
+    verified_user("lea@example.org")
     page = text(login(Client(), "lea@example.org"))
     assert "ajoutée" not in page and "feuilles ajoutées" not in page
 
 
 def test_a_coop_session_in_the_history_says_its_games_and_wins_not_a_running_total():
-    owner = user("paul@example.org")
+    owner = verified_user("paul@example.org")
     browser = Client()
     login(browser, "paul@example.org")
     coop = services.sheet_create(game="coop", players=["Paul", "Zoé"], options={}, user=owner).sheet
@@ -120,7 +111,7 @@ def test_a_coop_session_in_the_history_says_its_games_and_wins_not_a_running_tot
 
 
 def owned_sheet():
-    owner = user("owner@example.org")
+    owner = verified_user("owner@example.org")
     sheet = services.sheet_create(game="numx", players=["Léa", "Marc"], options={}, user=owner).sheet
     return owner, sheet
 
@@ -143,7 +134,7 @@ def test_a_seat_link_opened_logged_out_says_what_it_is_before_any_login():
     assert not Player.objects.exclude(user=None).exists()
     assert stranger.get(path[:-4] + "beef/").status_code == 404
     # Logged in, the link asks to confirm and the seat becomes theirs.
-    user("lea@example.org")
+    verified_user("lea@example.org")
     login(stranger, "lea@example.org")
     assert "Prenez la place « Léa »" in text(stranger.get(path))
     assert stranger.post(path).status_code == 302

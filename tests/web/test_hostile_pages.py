@@ -10,31 +10,22 @@ import json
 import re
 
 import pytest
-from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import Profile
 from scoring.models import Player, Round, Sheet
 from scoring.tokens import claim_token
+from tests.accounts import PASSWORD, logged_in
 from tests.web.sheets import start as start_sheet
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "a-long-pass-phrase"
 SUPERSCRIPT_TWO = "\u00b2"  # str.isdigit() says yes, int() says no
 FIVE_THOUSAND_DIGITS = "9" * 5000  # int() refuses past 4,300 digits
 
 
 def start(client, slug, players, **fields):
     return start_sheet(client, slug, players, fields=fields)
-
-
-def login(email="ana@example.com"):
-    user = get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)
-    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
-    client = Client()
-    assert client.post("/accounts/login/", {"login": email, "password": PASSWORD}).status_code == 302
-    return user, client
 
 
 def alert(response) -> str:
@@ -49,7 +40,7 @@ def alert(response) -> str:
 
 
 def test_it_answers_404_for_a_nul_byte_or_an_accent_in_any_sheet_url(client):
-    user, owner = login()
+    user, owner = logged_in("ana@example.com")
     sheet = start(owner, "coop", ["A", "B"])
     token = claim_token(sheet.pk, 0)
     for method, url in [
@@ -149,7 +140,7 @@ def test_it_reads_bytes_that_are_no_utf8_in_a_form_as_replacement_characters(cli
 
 @pytest.mark.parametrize("char", ["\x00", "\u200b", "\u202e"], ids=["nul", "zero-width", "bidi"])
 def test_it_refuses_a_public_name_with_an_invisible_character(char):
-    user, client = login()
+    user, client = logged_in("ana@example.com")
     client.post("/me/profile/", {"display_name": "Ana", "public": "on"})
     r = client.post("/me/profile/", {"display_name": f"An{char}a", "public": "on"}, follow=True)
     page = r.content.decode()
@@ -160,7 +151,7 @@ def test_it_refuses_a_public_name_with_an_invisible_character(char):
 
 
 def test_it_cleans_a_public_name_like_a_player_name():
-    user, client = login()
+    user, client = logged_in("ana@example.com")
     client.post("/me/profile/", {"display_name": "  Ana \t  Lucía ", "public": "on"})
     assert Profile.objects.get(user=user).display_name == "Ana Lucía"
     r = client.post("/me/profile/", {"display_name": "a  " + "b" * 38, "public": "on"}, follow=True)
@@ -207,7 +198,7 @@ def test_it_places_the_typed_cards_when_the_deck_size_is_unreadable(client):
     "seat", [SUPERSCRIPT_TWO, FIVE_THOUSAND_DIGITS, "-1", ""], ids=["superscript", "5000", "-1", "empty"]
 )
 def test_it_answers_404_for_an_unreadable_seat(seat):
-    user, client = login()
+    user, client = logged_in("ana@example.com")
     sheet = start(client, "coop", ["A", "B"])
     assert client.post(f"/me/sheets/{sheet.pk}/seat/", {"seat": seat}).status_code == 404
     assert not Player.objects.exclude(user=None).exists()

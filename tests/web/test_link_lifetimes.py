@@ -13,22 +13,14 @@ import re
 from datetime import timedelta
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from scoring import services, tokens
 from scoring.models import Sheet
+from tests.accounts import verified_user
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "a-long-pass-phrase"
 MALUS = {"game": "numx-malus", "players": ["Léa", "Tom"], "options": {"scoring": "competition"}}
-
-
-def user(email):
-    u = get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)
-    EmailAddress.objects.create(user=u, email=email, verified=True, primary=True)
-    return u
 
 
 def seat_rights(sheet_id: str, seat: int = 1, name: str = "Tom", number: int = 1) -> dict:
@@ -67,7 +59,7 @@ def age(sheet: Sheet, **delta) -> None:
 
 
 def test_it_ends_a_players_entry_link_once_the_sheet_is_in_an_account_and_its_game_finished():
-    owner = user("owner@example.org")
+    owner = verified_user("owner@example.org")
     sheet = services.sheet_create(**MALUS).sheet
     assert seat_rights(sheet.pk) == LIVE
     services.sheet_save_to_account(sheet=sheet, user=owner)
@@ -88,7 +80,7 @@ def test_it_keeps_an_anonymous_sheets_entry_link_as_long_as_the_sheet():
 
 
 def test_it_ends_an_unfinished_account_sheets_entry_link_48_hours_after_its_last_change():
-    owner = user("owner@example.org")
+    owner = verified_user("owner@example.org")
     sheet = services.sheet_create(**MALUS, user=owner).sheet
     age(sheet, hours=47)
     assert seat_rights(sheet.pk) == LIVE  # a player's entry is a change: 48 hours from now again
@@ -102,7 +94,7 @@ def test_it_ends_an_unfinished_account_sheets_entry_link_48_hours_after_its_last
 
 
 def test_it_ends_an_account_sheets_share_and_claim_links_30_days_after_its_last_change():
-    owner = user("owner@example.org")
+    owner = verified_user("owner@example.org")
     sheet = services.sheet_create(**MALUS, user=owner).sheet
     finish(sheet)
     share = f"/w/{sheet.pk}/{tokens.read_token(sheet.pk)}/"
@@ -123,7 +115,7 @@ def test_it_ends_an_account_sheets_share_and_claim_links_30_days_after_its_last_
 
 
 def test_the_sheets_editor_ends_every_link_at_once_and_gets_new_ones():
-    owner = user("owner@example.org")
+    owner = verified_user("owner@example.org")
     sheet = services.sheet_create(**MALUS, user=owner).sheet
     old = {
         "share": f"/w/{sheet.pk}/{tokens.read_token(sheet.pk)}/",

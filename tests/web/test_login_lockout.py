@@ -6,20 +6,13 @@ an account").
 """
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from django.test import Client
 
+from tests.accounts import PASSWORD, verified_user
+
 pytestmark = pytest.mark.django_db
-PASSWORD = "a-long-pass-phrase"
 STRANGER, OWNER = "198.51.100.66", "203.0.113.7"
 REFUSED = "Trop de tentatives de connexion"
-
-
-def owner(email="owner@example.org"):
-    user = get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)
-    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
-    return user
 
 
 def login(client, password, email="owner@example.org"):
@@ -27,7 +20,7 @@ def login(client, password, email="owner@example.org"):
 
 
 def test_it_lets_the_owner_in_from_their_address_after_a_stranger_failed_twelve_times():
-    owner()
+    verified_user("owner@example.org")
     stranger = Client(REMOTE_ADDR=STRANGER)
     pages = [login(stranger, f"wrong-{i}") for i in range(12)]
     assert [p.status_code for p in pages] == [200] * 12
@@ -49,7 +42,7 @@ def test_it_lets_the_owner_in_from_their_address_after_a_stranger_failed_twelve_
 
 
 def test_it_still_limits_wrong_passwords_from_the_owners_own_address():
-    owner()
+    verified_user("owner@example.org")
     mine = Client(REMOTE_ADDR=OWNER)
     pages = [login(mine, f"wrong-{i}") for i in range(6)]
     assert [REFUSED in p.content.decode() for p in pages] == [False] * 5 + [True]
@@ -58,7 +51,7 @@ def test_it_still_limits_wrong_passwords_from_the_owners_own_address():
 
 
 def test_it_counts_one_ipv6_network_as_one_address():
-    owner()
+    verified_user("owner@example.org")
     pages = [login(Client(REMOTE_ADDR=f"2001:db8:1:2::{i:x}"), f"wrong-{i}") for i in range(1, 8)]
     assert [REFUSED in p.content.decode() for p in pages] == [False] * 5 + [True] * 2
     assert login(Client(REMOTE_ADDR="2001:db8:9:9::1"), PASSWORD).status_code == 302

@@ -13,8 +13,6 @@ import re
 from datetime import timedelta
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -26,22 +24,13 @@ from accounts.models import Rating, SeatAnswer, TableName, TablePlayer
 from accounts.players import fold, replay
 from scoring import services
 from scoring.models import Player, Round, Sheet
+from tests.accounts import PASSWORD, logged_in, verified_user
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "a-long-pass-phrase"
+ZOE = "zoe@example.org"
 
 GAME_A = {"Zoé": (3, 2), "lea": (5, 1), "Max": (8, 0), "Tom": (1, 9)}
 GAME_B = {"Zoé": (4, 4), "Léa": (0, 1), "Maxime": (2, 2), "Tom": (3, 3)}
-
-
-def account(email="zoe@example.org", display_name=""):
-    user = get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)
-    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
-    if display_name:
-        accounts.profile_update(user=user, display_name=display_name, public=False)
-    client = Client()
-    assert client.post("/accounts/login/", {"login": email, "password": PASSWORD}).status_code == 302
-    return user, client
 
 
 def play(owner, game: dict, *, days_ago: int = 0, owner_key: str = "") -> Sheet:
@@ -102,7 +91,7 @@ def test_names_fold_without_case_or_accents():
 
 
 def test_the_names_of_the_sheets_are_one_player_each_lea_and_lea_one():
-    user, _client = account()
+    user, _client = logged_in(ZOE)
     play(user, GAME_A, days_ago=2)
     play(user, GAME_B, days_ago=1)
     found = ids(user)
@@ -121,14 +110,14 @@ def test_the_names_of_the_sheets_are_one_player_each_lea_and_lea_one():
 
 
 def test_two_names_folding_alike_at_one_table_are_two_people():
-    user, _client = account()
+    user, _client = logged_in(ZOE)
     play(user, {"Léa": (1, 1), "Lea": (2, 2)})
     found = ids(user)
     assert found["Léa"] != found["Lea"]
 
 
 def test_the_seat_named_like_the_account_is_its_own_without_a_chore():
-    user, client = account(display_name="zoe")  # case and accents ignored
+    user, client = logged_in(ZOE, display_name="zoe")  # case and accents ignored
     sheet = play(user, GAME_A)
     assert Player.objects.get(sheet=sheet, seat=0).user == user
     page = client.get(f"/sheets/{sheet.pk}/").content.decode()
@@ -138,20 +127,18 @@ def test_the_seat_named_like_the_account_is_its_own_without_a_chore():
 
 
 def test_a_sheet_claimed_at_login_gives_the_seat_too():
-    user = get_user_model().objects.create_user("zoe", "zoe@example.org", PASSWORD)
-    EmailAddress.objects.create(user=user, email="zoe@example.org", verified=True, primary=True)
-    accounts.profile_update(user=user, display_name="Zoé", public=False)
+    user = verified_user(ZOE, display_name="Zoé")
     browser = Client()
     r = browser.post("/new/numx-malus/", {"player": ["ZOÉ", "Tom"]})
     sheet = Sheet.objects.get(pk=r.url.strip("/").split("/")[-1])
-    browser.post("/accounts/login/", {"login": "zoe@example.org", "password": PASSWORD})
+    browser.post("/accounts/login/", {"login": ZOE, "password": PASSWORD})
     browser.post("/me/claim/", {"answer": "add"})
     assert Player.objects.get(sheet=sheet, seat=0).user == user
     assert set(ids(user)) == {"ZOÉ", "Tom"}
 
 
 def test_a_finished_game_asks_once_who_you_are():
-    user, client = account()  # no display name: nothing to match
+    user, client = logged_in(ZOE)  # no display name: nothing to match
     sheet = play(user, GAME_A)
     page = client.get(f"/sheets/{sheet.pk}/").content.decode()
     assert "Qui êtes-vous ?" in page
@@ -173,13 +160,13 @@ def test_a_finished_game_asks_once_who_you_are():
 
 
 def test_an_unfinished_game_never_asks():
-    user, client = account()
+    user, client = logged_in(ZOE)
     sheet = services.sheet_create(game="numx-malus", players=["A", "B"], options={}, user=user).sheet
     assert "Qui êtes-vous ?" not in client.get(f"/sheets/{sheet.pk}/").content.decode()
 
 
 def test_a_players_page_has_its_figures_by_hand():
-    user, client = account()
+    user, client = logged_in(ZOE)
     play(user, GAME_A, days_ago=2)
     play(user, GAME_B, days_ago=1)
     lea = ids(user)["Léa"]
@@ -207,7 +194,7 @@ def test_a_players_page_has_its_figures_by_hand():
 
 
 def test_merge_split_and_rename_from_the_list():
-    user, client = account()
+    user, client = logged_in(ZOE)
     play(user, GAME_A, days_ago=2)
     play(user, GAME_B, days_ago=1)
     found = ids(user)
@@ -231,13 +218,13 @@ def test_merge_split_and_rename_from_the_list():
     # A refused name says why; another account's player is not found.
     r = client.post(f"/me/players/{after['Léa']}/rename/", {"name": "x" * 41}, follow=True)
     assert "40 caractères" in r.content.decode()
-    _other, stranger = account("other@example.org")
+    _other, stranger = logged_in("other@example.org")
     assert stranger.post(f"/me/players/{after['Léa']}/rename/", {"name": "Mine"}).status_code == 404
     assert stranger.get(f"/me/players/{after['Léa']}/").status_code == 404
 
 
 def test_ratings_are_the_librarys_and_follow_delete_and_restore_exactly():
-    user, client = account()
+    user, client = logged_in(ZOE)
     a = play(user, GAME_A, days_ago=2)
     assert_same(stored_ratings(user), library_ratings([PLACES_A]))
     # lea of game A is Léa of game B: one player, rated across both.
@@ -265,7 +252,7 @@ def test_ratings_are_the_librarys_and_follow_delete_and_restore_exactly():
 
 
 def test_ratings_follow_the_order_played_and_a_round_removed_from_a_finished_game():
-    user, client = account()
+    user, client = logged_in(ZOE)
     play(user, GAME_B)
     # Game A was played yesterday on this phone without logging in, and claimed today: it counts first.
     client.post("/accounts/logout/")
@@ -276,7 +263,7 @@ def test_ratings_follow_the_order_played_and_a_round_removed_from_a_finished_gam
     yesterday = timezone.now() - timedelta(days=1)
     Sheet.objects.filter(pk=a.pk).update(created_at=yesterday)
     Round.objects.filter(sheet=a).update(created_at=yesterday)
-    client.post("/accounts/login/", {"login": "zoe@example.org", "password": PASSWORD})
+    client.post("/accounts/login/", {"login": ZOE, "password": PASSWORD})
     client.post("/me/claim/", {"answer": "add"})
     a.refresh_from_db()
     assert a.user == user and a.finished
@@ -289,7 +276,7 @@ def test_ratings_follow_the_order_played_and_a_round_removed_from_a_finished_gam
 
 
 def test_ties_share_a_place_in_the_ratings():
-    user, _client = account()
+    user, _client = logged_in(ZOE)
     # Bo and Cy level on 6 behind Ana: they share the second place.
     play(user, {"Ana": (1, 1), "Bo": (3, 3), "Cy": (2, 4)})
     assert_same(stored_ratings(user), library_ratings([[("Ana", 1), ("Bo", 2), ("Cy", 2)]]))
@@ -304,7 +291,7 @@ def test_replay_matches_the_library_with_teams():
 
 
 def test_my_table_board_counts_players_not_spellings_this_month_and_all_time():
-    user, client = account()
+    user, client = logged_in(ZOE)
     play(user, GAME_A, days_ago=40)
     play(user, GAME_B, days_ago=0)
     rows = accounts.table_board(user, "numx-malus", month=False)
@@ -329,7 +316,7 @@ def test_my_table_board_counts_players_not_spellings_this_month_and_all_time():
 
 def test_the_global_board_needs_a_public_name_and_enough_games(settings):
     settings.LEADERBOARD_MIN_GAMES = 2
-    user, client = account(display_name="Zoé")
+    user, client = logged_in(ZOE, display_name="Zoé")
     accounts.profile_update(user=user, display_name="Zoé", public=True)
     play(user, GAME_A, days_ago=2)
     assert "Zoé" not in Client().get("/leaderboards/numx-malus/").content.decode()  # one game: not yet
@@ -342,7 +329,7 @@ def test_the_global_board_needs_a_public_name_and_enough_games(settings):
 
 
 def test_the_api_lists_my_players_and_one_player():
-    user, client = account()
+    user, client = logged_in(ZOE)
     play(user, GAME_A, days_ago=2)
     play(user, GAME_B, days_ago=1)
     assert Client().get("/api/v1/players/").status_code in (401, 403)
@@ -356,13 +343,13 @@ def test_the_api_lists_my_players_and_one_player():
     assert (one["games"], one["wins"], one["per_game"][0]["average"], one["per_game"][0]["best"]) == (2, 1, 3.5, 1)
     assert [r["total"] for r in one["per_game"][0]["results"]] == [6, 1]
     assert {v["name"]: v["ahead"] for v in one["versus"]} == {"Zoé": 1, "Tom": 2, "Max": 1, "Maxime": 1}
-    _other, stranger = account("other@example.org")
+    _other, stranger = logged_in("other@example.org")
     assert stranger.get(f"/api/v1/players/{lea['id']}/").status_code == 404
     assert stranger.get("/api/v1/players/").json() == []
 
 
 def test_the_players_list_and_page_take_a_fixed_number_of_queries(django_assert_num_queries):
-    user, client = account()
+    user, client = logged_in(ZOE)
     play(user, GAME_A, days_ago=3)
     play(user, GAME_B, days_ago=2)
     lea = ids(user)["Léa"]
@@ -382,7 +369,7 @@ def test_the_players_list_and_page_take_a_fixed_number_of_queries(django_assert_
 
 
 def test_the_export_and_the_deletion_of_the_account_carry_the_players():
-    user, client = account()
+    user, client = logged_in(ZOE)
     play(user, GAME_A, days_ago=2)
     play(user, GAME_B, days_ago=1)
     rows = list(csv.DictReader(io.StringIO(client.get("/me/export.csv").content.decode())))
@@ -403,7 +390,7 @@ def test_the_export_and_the_deletion_of_the_account_carry_the_players():
 
 
 def test_a_new_sheet_offers_my_players_names():
-    user, client = account()
+    user, client = logged_in(ZOE)
     play(user, GAME_A)
     page = client.get("/new/numking/").content.decode()
     datalist = re.search(r'<datalist id="known-names">(.*?)</datalist>', page).group(1)
@@ -412,7 +399,7 @@ def test_a_new_sheet_offers_my_players_names():
 
 
 def test_a_coop_session_counts_its_own_games_and_the_best_climb():
-    user, client = account()
+    user, client = logged_in(ZOE)
     sheet = services.sheet_create(game="coop", players=["Ana", "Bo"], options={}, user=user).sheet
     for placed in (93, 10, 93):
         services.round_add(sheet=sheet, data={"placed": placed})
@@ -433,7 +420,7 @@ def link_of(client, player_id) -> str:
 
 
 def test_a_player_linked_to_their_account_finds_the_games_in_their_stats():
-    owner, client = account(display_name="Zoé")
+    owner, client = logged_in(ZOE, display_name="Zoé")
     play(owner, GAME_A, days_ago=2)
     play(owner, GAME_B, days_ago=1)
     lea = ids(owner)["Léa"]
@@ -441,7 +428,7 @@ def test_a_player_linked_to_their_account_finds_the_games_in_their_stats():
     # Léa opens it before she has logged in: told what it is, asked to log in.
     page = Client().get(path).content.decode()
     assert "lea" in page and "Zoé" in page and "/accounts/login/?next=" in page
-    lea_user, lea_client = account("lea@example.org")
+    lea_user, lea_client = logged_in("lea@example.org")
     r = lea_client.post(path)
     assert r.status_code == 302 and r.url == f"/players/{lea_user.pk}/"
     # Both games of « lea » and « Léa » count in her stats, one won; the sheets stay Zoé's.
@@ -461,7 +448,7 @@ def test_a_player_linked_to_their_account_finds_the_games_in_their_stats():
 
 
 def test_a_players_link_is_refused_to_its_owner_and_to_a_wrong_token():
-    owner, client = account()
+    owner, client = logged_in(ZOE)
     play(owner, GAME_A)
     tom = ids(owner)["Tom"]
     path = link_of(client, tom)
@@ -477,7 +464,7 @@ def test_a_players_link_is_refused_to_its_owner_and_to_a_wrong_token():
 def test_players_rebuild_gives_the_same_players_and_ratings_again():
     from django.core.management import call_command
 
-    user, _client = account()
+    user, _client = logged_in(ZOE)
     play(user, GAME_A, days_ago=2)
     play(user, GAME_B, days_ago=1)
     before = stored_ratings(user)
@@ -487,7 +474,7 @@ def test_players_rebuild_gives_the_same_players_and_ratings_again():
 
 
 def test_deleting_and_restoring_a_game_moves_every_figure_back_and_forth_exactly():
-    user, client = account()
+    user, client = logged_in(ZOE)
     a = play(user, GAME_A, days_ago=2)
     play(user, GAME_B, days_ago=1)
 

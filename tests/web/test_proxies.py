@@ -2,17 +2,15 @@
 
 import pytest
 from allauth.account.adapter import get_adapter
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory
 from rest_framework.throttling import ScopedRateThrottle
 
 from numapp.clientip import client_address, client_ip
 from scoring.models import Sheet
+from tests.accounts import PASSWORD, verified_user
 
 pytestmark = pytest.mark.django_db
 BALANCER = "10.0.0.2"
-PASSWORD = "a-long-pass-phrase"
 
 
 @pytest.fixture
@@ -87,12 +85,6 @@ def test_it_keeps_a_client_that_prepends_spoofed_values_in_its_budget(settings, 
     assert Sheet.objects.count() == 3
 
 
-def account(email):
-    user = get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)
-    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
-    return user
-
-
 def login(client, email, password, xff):
     return client.post("/accounts/login/", {"login": email, "password": password}, HTTP_X_FORWARDED_FOR=xff)
 
@@ -101,8 +93,8 @@ def login(client, email, password, xff):
 def test_it_gives_each_signed_in_player_behind_one_address_a_budget_of_their_own(tight, where):
     send, ok = CREATE[where]
     first, second = Client(REMOTE_ADDR="192.0.2.1"), Client(REMOTE_ADDR="192.0.2.1")
-    first.force_login(account("ana@example.org"))
-    second.force_login(account("bea@example.org"))
+    first.force_login(verified_user("ana@example.org"))
+    second.force_login(verified_user("bea@example.org"))
     assert [send(first) for _ in range(4)] == [ok, ok, ok, 429]
     assert [send(second) for _ in range(4)] == [ok, ok, ok, 429]
     assert [send(Client(REMOTE_ADDR="192.0.2.1")) for _ in range(4)] == [ok, ok, ok, 429]
@@ -111,7 +103,7 @@ def test_it_gives_each_signed_in_player_behind_one_address_a_budget_of_their_own
 
 def test_it_never_locks_everyone_out_for_one_bots_failed_logins(settings):
     settings.TRUSTED_PROXIES = 1
-    account("player@example.org")
+    verified_user("player@example.org")
     bot = Client(REMOTE_ADDR=BALANCER)
     # allauth allows 10 failed logins a minute per address (ACCOUNT_RATE_LIMITS): one
     # address per e-mail, so only the per-address limit can stop the bot.

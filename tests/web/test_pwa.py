@@ -11,6 +11,7 @@ from django.test import Client
 
 from scoring import pwa
 from scoring.models import Sheet
+from tests.web.sheets import start
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,8 +35,7 @@ def body(response) -> bytes:
 
 
 def sheet_page(client) -> tuple[Sheet, str]:
-    r = client.post("/new/numx/", {"player": ["Elya", "Sasha"]})
-    sheet = Sheet.objects.get(pk=r.url.strip("/").split("/")[-1])
+    sheet = start(client, "numx", ["Elya", "Sasha"])
     return sheet, client.get(f"/sheets/{sheet.pk}/").content.decode()
 
 

@@ -9,17 +9,15 @@ import pytest
 from django.test import Client
 
 from scoring import services, tokens
-from scoring.models import Sheet
 from tests.games.test_numking_tricks_played import BIDS, HAND, OPTIONS, TABLE
+from tests.web.sheets import start
 
 pytestmark = pytest.mark.django_db
 
 
 def table():
     creator = Client()
-    r = creator.post("/new/numking/", {"player": TABLE, "opt-start": "3"})
-    assert r.status_code == 302
-    return creator, Sheet.objects.get(pk=r.url.split("/")[2])
+    return creator, start(creator, "numking", TABLE, start="3")
 
 
 def text(html):

@@ -4,29 +4,18 @@ import html
 import re
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
-from django.test import Client
 
 from accounts.models import Standing
 from scoring import services
 from scoring.models import Player
 from scoring.tokens import claim_token
+from tests.accounts import logged_in
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "a-long-pass-phrase"
 
 
 def text(response) -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode())))
-
-
-def player(email) -> tuple:
-    user = get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)
-    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
-    client = Client()
-    client.force_login(user)
-    return user, client
 
 
 def games_counted(user) -> int:
@@ -35,19 +24,19 @@ def games_counted(user) -> int:
 
 
 def test_it_asks_before_a_taken_seat_changes_hands():
-    owner, _ = player("owner@example.org")
+    owner, _ = logged_in("owner@example.org", form=False)
     sheet = services.sheet_create(
         game="numx-malus", players=["Léa", "Tom"], options={"scoring": "competition"}, user=owner
     ).sheet
     services.round_add(sheet=sheet, data={"entries": {"Léa": {"points": 30}, "Tom": {"points": 0}}})
     path = f"/seat/{sheet.pk}/0/{claim_token(sheet.pk, 0)}/"
-    lea, lea_phone = player("lea@example.org")
+    lea, lea_phone = logged_in("lea@example.org", form=False)
     assert "Prenez la place « Léa »" in text(lea_phone.get(path))
     assert lea_phone.post(path).status_code == 302
     assert Player.objects.get(sheet=sheet, seat=0).user == lea and games_counted(lea) == 1
 
     # Someone else opens the same link: the page says the seat is taken and asks.
-    sam, sam_phone = player("sam@example.org")
+    sam, sam_phone = logged_in("sam@example.org", form=False)
     page = text(sam_phone.get(path))
     assert "Cette place est déjà prise par un autre compte" in page
     assert "La prendre quand même ?" in page
@@ -64,10 +53,10 @@ def test_it_asks_before_a_taken_seat_changes_hands():
 
 
 def test_it_tells_the_seats_holder_it_is_theirs_already():
-    owner, _ = player("owner@example.org")
+    owner, _ = logged_in("owner@example.org", form=False)
     sheet = services.sheet_create(game="numx", players=["Léa", "Tom"], options={}, user=owner).sheet
     path = f"/seat/{sheet.pk}/1/{claim_token(sheet.pk, 1)}/"
-    tom, phone = player("tom@example.org")
+    tom, phone = logged_in("tom@example.org", form=False)
     assert phone.post(path).status_code == 302
     page = text(phone.get(path))
     assert "Cette place est déjà la vôtre" in page

@@ -7,30 +7,20 @@ import runpy
 from pathlib import Path
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth import get_user_model
 from django.test import Client
 from gunicorn.config import Config
 
 from scoring.models import Round, Sheet
+from tests.accounts import log_in, logged_in, verified_user
 from tests.api.sheets import create as create_sheet
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
-PASSWORD = "a-long-pass-phrase"
 ROUND_JSON = {"placed": 50}
 
 
 def create(client):
     return create_sheet("coop", ["A", "B"], client=client)
-
-
-def logged_in(email):
-    user = get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)
-    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
-    client = Client()
-    assert client.post("/accounts/login/", {"login": email, "password": PASSWORD}).status_code == 302
-    return user, client
 
 
 def test_it_sends_every_edit_link_to_the_bare_address_at_once():
@@ -92,9 +82,8 @@ def test_it_ends_an_edit_link_right_when_the_creator_logs_in_and_claims_the_shee
     browser_b = Client()
     assert browser_b.get(f"{page}?edit={sheet['edit_token']}").status_code == 302
     assert browser_b.get(page).status_code == 200
-    user = get_user_model().objects.create_user("c", "c@example.org", PASSWORD)
-    EmailAddress.objects.create(user=user, email="c@example.org", verified=True, primary=True)
-    assert creator.post("/accounts/login/", {"login": "c@example.org", "password": PASSWORD}).status_code == 302
+    user = verified_user("c@example.org")
+    log_in(creator, "c@example.org")
     assert creator.post("/me/claim/", {"answer": "add"}).status_code == 302  # the login asks; the creator says yes
     assert Sheet.objects.get(pk=sheet["id"]).user == user
     assert creator.get(page).status_code == 200

@@ -7,6 +7,7 @@ from django.test import Client
 
 from scoring import services, tokens
 from scoring.models import Round, Sheet
+from tests.web.sheets import start
 
 pytestmark = pytest.mark.django_db
 KING = ["Léa", "Marc", "Nina"]
@@ -14,10 +15,8 @@ KING = ["Léa", "Marc", "Nina"]
 
 def king_table():
     creator = Client()
-    r = creator.post("/new/numking/", {"player": KING})
-    assert r.status_code == 302
-    sheet = Sheet.objects.get(pk=r.url.split("/")[2])
-    page = creator.get(r.url).content.decode()
+    sheet = start(creator, "numking", KING)
+    page = creator.get(f"/sheets/{sheet.pk}/").content.decode()
     links = re.findall(r'value="http://testserver(/p/[^"]+)"', page)
     return creator, sheet, links, page
 

@@ -9,7 +9,8 @@ import pytest
 
 from scoring import services
 from scoring.games.i18n import t
-from scoring.models import Round, Sheet
+from scoring.models import Round
+from tests.web.sheets import start
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,8 +37,7 @@ def _pages(client):
     sheets = []
     for slug in ("numx", "numx-malus", "numwin", "numking", "coop"):
         client.get(f"/new/{slug}/")
-        r = client.post(f"/new/{slug}/", {"player": ["Léa", "Tom"]})
-        sheets.append(Sheet.objects.get(pk=r.url.strip("/").split("/")[-1]))
+        sheets.append(start(client, slug, ["Léa", "Tom"]))
     urls = ["/", "/sheets/", "/accounts/login/", "/accounts/signup/", "/leaderboards/numx/"]
     urls += [f"/new/{s.game}/" for s in sheets] + [f"/sheets/{s.pk}/" for s in sheets]
     urls += [f"/rules/{s.game}/" for s in sheets]
@@ -75,8 +75,7 @@ def test_it_puts_engine_messages_in_the_plural_the_count_asks_for():
 
 
 def _king(client):
-    r = client.post("/new/numking/", {"player": ["Léa", "Tom"]})
-    return Sheet.objects.get(pk=r.url.strip("/").split("/")[-1])
+    return start(client, "numking", ["Léa", "Tom"])
 
 
 def test_it_refuses_an_empty_num_king_stepper_naming_the_player(client):
