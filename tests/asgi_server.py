@@ -12,8 +12,9 @@ import urllib.request
 
 import uvicorn
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-from django.core.asgi import get_asgi_application
 from django.test.utils import modify_settings
+
+from numapp.asgi import LaneHandler
 
 
 class InFlight:
@@ -51,7 +52,8 @@ class AsgiLiveServer:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        self.requests = InFlight(ASGIStaticFilesHandler(get_asgi_application()))
+        # The app's own handler, as uvicorn runs it (numapp/asgi.py), without its access log.
+        self.requests = InFlight(ASGIStaticFilesHandler(LaneHandler(lanes=2)))
         config = uvicorn.Config(
             self.requests,
             lifespan="off",

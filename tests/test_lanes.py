@@ -1,0 +1,101 @@
+"""Each request's synchronous code runs in one of a few long-lived threads (numapp/asgi.py, LaneHandler).
+
+The requests go through the handler as uvicorn hands them over (an ASGI call), to views of
+this module that say which thread answered and which database connection it used.
+"""
+
+import asyncio
+import threading
+
+import pytest
+from django.db import connection
+from django.http import HttpResponse
+from django.test import override_settings
+from django.urls import path
+
+from numapp.asgi import LaneHandler
+
+both_inside = threading.Barrier(2, timeout=20)
+
+
+def thread(request):
+    return HttpResponse(threading.current_thread().name)
+
+
+def database(request):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()" if connection.vendor == "postgresql" else "SELECT 1")
+        pid = cursor.fetchone()[0] if connection.vendor == "postgresql" else id(connection.connection)
+    return HttpResponse(f"{threading.current_thread().name} {pid}")
+
+
+def meet(request):
+    # Returns only once two requests are inside at the same time.
+    both_inside.wait()
+    return HttpResponse(threading.current_thread().name)
+
+
+urlpatterns = [path("thread/", thread), path("database/", database), path("meet/", meet)]
+
+
+async def call(handler, path_: str) -> str:
+    """Send one GET through `handler` as an ASGI server does; return the body (and check the 200)."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path_,
+        "raw_path": path_.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+    }
+    sent = []
+    received = asyncio.Event()
+
+    async def receive():
+        if not received.is_set():
+            received.set()
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()  # the client stays connected
+
+    async def send(message):
+        sent.append(message)
+
+    await handler(scope, receive, send)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body").decode()
+    assert start["status"] == 200, body
+    return body
+
+
+@override_settings(ROOT_URLCONF=__name__)
+def test_request_after_request_runs_on_the_same_few_threads():
+    handler = LaneHandler(lanes=2)
+    names = [asyncio.run(call(handler, "/thread/")) for _ in range(6)]
+    # Stock Django starts a thread for each request: six names. Here the lanes serve them all.
+    assert set(names) <= {"lane-0_0", "lane-1_0"}, names
+
+
+@override_settings(ROOT_URLCONF=__name__)
+def test_requests_at_the_same_time_take_different_lanes():
+    handler = LaneHandler(lanes=2)
+
+    async def two_at_once():
+        return await asyncio.gather(call(handler, "/meet/"), call(handler, "/meet/"))
+
+    # Each request waits inside its view for the other: on one lane they would wait forever.
+    assert sorted(asyncio.run(two_at_once())) == ["lane-0_0", "lane-1_0"]
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(ROOT_URLCONF=__name__)
+def test_a_lane_keeps_its_database_connection_from_request_to_request():
+    handler = LaneHandler(lanes=1)
+    answers = [asyncio.run(call(handler, "/database/")) for _ in range(5)]
+    # One lane, one connection (one PostgreSQL session), however many requests it serves.
+    assert len(set(answers)) == 1, answers
