@@ -6,9 +6,10 @@ this module that say which thread answered and which database connection it used
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from django.http import HttpResponse
 from django.test import override_settings
 from django.urls import path
@@ -73,29 +74,46 @@ async def call(handler, path_: str) -> str:
     return body
 
 
+def run(coroutine):
+    """Run `coroutine` on an event loop of its own, in a thread of its own (the browser tests keep one in this thread)."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
+@pytest.fixture
+def lanes():
+    """Make LaneHandlers; at the end, close each lane's database connection and stop its thread."""
+    made = []
+    yield lambda n: made.append(LaneHandler(lanes=n)) or made[-1]
+    for handler in made:
+        for lane in handler.lanes:
+            lane.submit(connections.close_all).result()
+            lane.shutdown()
+
+
 @override_settings(ROOT_URLCONF=__name__)
-def test_request_after_request_runs_on_the_same_few_threads():
-    handler = LaneHandler(lanes=2)
-    names = [asyncio.run(call(handler, "/thread/")) for _ in range(6)]
+def test_request_after_request_runs_on_the_same_few_threads(lanes):
+    handler = lanes(2)
+    names = [run(call(handler, "/thread/")) for _ in range(6)]
     # Stock Django starts a thread for each request: six names. Here the lanes serve them all.
     assert set(names) <= {"lane-0_0", "lane-1_0"}, names
 
 
 @override_settings(ROOT_URLCONF=__name__)
-def test_requests_at_the_same_time_take_different_lanes():
-    handler = LaneHandler(lanes=2)
+def test_requests_at_the_same_time_take_different_lanes(lanes):
+    handler = lanes(2)
 
     async def two_at_once():
         return await asyncio.gather(call(handler, "/meet/"), call(handler, "/meet/"))
 
     # Each request waits inside its view for the other: on one lane they would wait forever.
-    assert sorted(asyncio.run(two_at_once())) == ["lane-0_0", "lane-1_0"]
+    assert sorted(run(two_at_once())) == ["lane-0_0", "lane-1_0"]
 
 
 @pytest.mark.django_db(transaction=True)
 @override_settings(ROOT_URLCONF=__name__)
-def test_a_lane_keeps_its_database_connection_from_request_to_request():
-    handler = LaneHandler(lanes=1)
-    answers = [asyncio.run(call(handler, "/database/")) for _ in range(5)]
+def test_a_lane_keeps_its_database_connection_from_request_to_request(lanes):
+    handler = lanes(1)
+    answers = [run(call(handler, "/database/")) for _ in range(5)]
     # One lane, one connection (one PostgreSQL session), however many requests it serves.
     assert len(set(answers)) == 1, answers

@@ -13,7 +13,8 @@ from django.test import Client
 from accounts.models import SeatAnswer, TableName, TablePlayer
 from scoring import services
 from scoring.models import Player
-from tests.web.test_players import GAME_A, GAME_B, account, ids, play, stored_ratings
+from tests.accounts import logged_in
+from tests.web.test_players import GAME_A, GAME_B, ids, play, stored_ratings
 
 pytestmark = pytest.mark.django_db
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
@@ -34,7 +35,7 @@ def the_error(response) -> tuple:
 
 @pytest.fixture
 def zoe():
-    user, client = account()
+    user, client = logged_in("zoe@example.org")
     play(user, GAME_A, days_ago=40)
     play(user, GAME_B, days_ago=0)
     return user, client
@@ -79,7 +80,7 @@ def test_a_merge_refused_says_why_in_french_and_english_and_stores_nothing(zoe):
     assert post(client, url, [1, 2]).status_code == 400
     assert client.post(url, "{", content_type="application/json").status_code == 400
     # Another account's player, as the path or as `other`: not found, nothing changed.
-    stranger, _client = account("other@example.org")
+    stranger, _client = logged_in("other@example.org")
     play(stranger, {"Ana": (1, 1), "Bo": (2, 2)})
     status, path, code, _m = the_error(post(client, url, {"other": ids(stranger)["Ana"]}))
     assert (status, path, code) == (404, "other", "not_found")
@@ -126,7 +127,7 @@ def test_split_and_rename_refused_name_the_field(zoe):
     assert (status, path, message) == (400, "name", "name : envoyez le nom sous forme de texte.")
     assert TablePlayer.objects.get(pk=lea).name == "lea"
     # Another account's player: not found, never renamed or split.
-    _other, stranger = account("other@example.org")
+    _other, stranger = logged_in("other@example.org")
     assert stranger.patch(url, {"name": "Mine"}, content_type="application/json").status_code == 404
     assert post(stranger, f"/api/v1/players/{lea}/split/", {"name": "lea"}).status_code == 404
     assert TablePlayer.objects.get(pk=lea).name == "lea"
@@ -164,7 +165,7 @@ def test_a_link_made_in_the_api_is_accepted_in_the_api_and_ended(zoe):
     # The table's own account is refused, in its language.
     status, path, code, message = the_error(post(client, api_path, **EN))
     assert (status, path, code) == (400, "player", "own_table") and "your own table" in message
-    lea_user, lea_client = account("lea@example.org")
+    lea_user, lea_client = logged_in("lea@example.org")
     r = post(lea_client, api_path)
     assert r.status_code == 200 and r.json() == {"player": lea, "name": "lea", "table": "", "counted": 2}
     assert Player.objects.filter(user=lea_user).count() == 2
@@ -174,7 +175,7 @@ def test_a_link_made_in_the_api_is_accepted_in_the_api_and_ended(zoe):
     assert Client().get(api_path).status_code == 404
     assert post(lea_client, api_path).status_code == 404
     # Ended by the owner: the seats leave her stats; a stranger cannot end it.
-    _x, stranger = account("stranger@example.org")
+    _x, stranger = logged_in("stranger@example.org")
     assert stranger.delete(f"/api/v1/players/{lea}/link/").status_code == 404
     assert post(stranger, f"/api/v1/players/{lea}/link/").status_code == 404
     assert client.delete(f"/api/v1/players/{lea}/link/").status_code == 204
@@ -193,7 +194,7 @@ def test_a_link_not_yet_accepted_ends_with_delete(zoe):
 
 
 def test_who_are_you_answered_in_the_api():
-    user, client = account()  # no display name: the finished game asks
+    user, client = logged_in("zoe@example.org")  # no display name: the finished game asks
     sheet = play(user, GAME_A)
     url = f"/api/v1/players/seats/{sheet.pk}/"
     assert client.get(url).json() == {
@@ -215,7 +216,7 @@ def test_who_are_you_answered_in_the_api():
 
 
 def test_who_are_you_refused_names_the_seat_and_stores_nothing():
-    user, client = account()
+    user, client = logged_in("zoe@example.org")
     sheet = play(user, GAME_A)
     url = f"/api/v1/players/seats/{sheet.pk}/"
     status, path, code, message = the_error(client.put(url, {"seat": 4}, content_type="application/json"))
@@ -228,7 +229,7 @@ def test_who_are_you_refused_names_the_seat_and_stores_nothing():
     assert not Player.objects.filter(sheet=sheet, user=user).exists()
     assert not SeatAnswer.objects.exists()
     # Another account's sheet, or one that does not exist: not found.
-    _other, stranger = account("other@example.org")
+    _other, stranger = logged_in("other@example.org")
     assert stranger.get(url).status_code == 404
     assert stranger.put(url, {"seat": 0}, content_type="application/json").status_code == 404
     assert client.get("/api/v1/players/seats/nosuchsheet/").status_code == 404
@@ -264,12 +265,12 @@ def test_my_table_board_all_time_and_this_month(zoe):
     assert (status, path, code) == (400, "period", "invalid_period") and message.startswith("period :")
     assert client.get("/api/v1/players/board/nosuchgame/").status_code == 404
     # Another account sees its own table only.
-    _other, stranger = account("other@example.org")
+    _other, stranger = logged_in("other@example.org")
     assert stranger.get("/api/v1/players/board/numx-malus/").json()["rows"] == []
 
 
 def test_a_game_finished_through_the_api_fills_my_table_at_once():
-    user, client = account(display_name="Zoé")
+    user, client = logged_in("zoe@example.org", display_name="Zoé")
     sheet = services.sheet_create(
         game="numx-malus", players=["Zoé", "Léa"], options={"mode": "speedgame"}, user=user
     ).sheet

@@ -12,13 +12,14 @@ from accounts import api
 from accounts import services as accounts
 from scoring import services
 from scoring.models import Sheet
-from tests.web.test_players import GAME_A, GAME_B, account, ids, play
+from tests.accounts import logged_in
+from tests.web.test_players import GAME_A, GAME_B, ids, play
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_kept_figures_are_the_fresh_ones_after_every_change(django_capture_on_commit_callbacks):
-    user, client = account()
+    user, client = logged_in("zoe@example.org")
     play(user, GAME_A, days_ago=3)
     b = play(user, GAME_B, days_ago=2)
     lea = ids(user)["Léa"]
@@ -91,7 +92,7 @@ def test_the_kept_figures_are_the_fresh_ones_after_every_change(django_capture_o
 
 
 def test_deleting_and_restoring_a_sheet_move_its_version_on():
-    user, _client = account()
+    user, _client = logged_in("zoe@example.org")
     sheet = play(user, GAME_A)
     version = Sheet.objects.get(pk=sheet.pk).version
     assert accounts.sheet_delete(sheet=sheet)
@@ -101,7 +102,7 @@ def test_deleting_and_restoring_a_sheet_move_its_version_on():
 
 
 def test_the_page_reads_nothing_per_game_once_its_figures_are_kept(django_capture_on_commit_callbacks):
-    user, client = account()
+    user, client = logged_in("zoe@example.org")
     play(user, GAME_A, days_ago=2)
     play(user, GAME_B, days_ago=1)
     url = f"/me/players/{ids(user)['Léa']}/"
@@ -116,7 +117,7 @@ def test_the_page_reads_nothing_per_game_once_its_figures_are_kept(django_captur
 
 def test_the_api_gives_a_players_results_a_page_at_a_time(monkeypatch):
     monkeypatch.setattr(api, "RESULTS_PAGE", 2)
-    user, client = account()
+    user, client = logged_in("zoe@example.org")
     play(user, GAME_A, days_ago=3)
     play(user, GAME_B, days_ago=2)
     play(user, {"Zoé": (1, 1), "Léa": (9, 9), "Tom": (2, 2)}, days_ago=1)
@@ -138,7 +139,7 @@ def test_the_api_gives_a_players_results_a_page_at_a_time(monkeypatch):
 
 @pytest.mark.parametrize("page", ["0", "-1", "abc", "1.5", "", "١"])
 def test_a_page_that_is_not_a_whole_number_from_one_is_refused_in_both_languages(page):
-    user, client = account()
+    user, client = logged_in("zoe@example.org")
     play(user, GAME_A)
     url = f"/api/v1/players/{ids(user)['lea']}/"
     fr = client.get(url, {"page": page}, HTTP_ACCEPT_LANGUAGE="fr")
