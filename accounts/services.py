@@ -928,16 +928,21 @@ def players_rename(*, user, player_id: int, name: str) -> None:
         raise PlayerNotFound()
 
 
-def seat_question(user, sheet, columns) -> bool:
+def seat_holders(sheet) -> dict[int, int]:
+    """Return the accounts holding a sheet's seats: {seat: user id}, seats nobody holds left out."""
+    return dict(sheet.seats.exclude(user=None).values_list("seat", "user_id"))
+
+
+def seat_question(user, sheet, holders: dict[int, int]) -> bool:
     """Tell whether a sheet's page asks its owner « Qui êtes-vous ? ».
 
     Once, on a finished sheet of theirs where they hold no seat, until they answer with
-    a name or with « aucun » (a game they only kept score of). `columns` are the page's
-    seats, with the account holding each.
+    a name or with « aucun » (a game they only kept score of). `holders` are the sheet's
+    seats held by an account (`seat_holders`).
     """
     if not user.is_authenticated or sheet.user_id != user.pk or not sheet.finished:
         return False
-    if any(c.get("user_id") == user.pk for c in columns):
+    if user.pk in holders.values():
         return False
     return not SeatAnswer.objects.filter(user=user, sheet_id=sheet.pk).exists()
 

@@ -92,11 +92,20 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "scoring.pwa.context",
                 "scoring.device.context",
+                "scoring.parts.context",
             ],
             "builtins": ["scoring.templatetags.num"],
         },
     },
 ]
+
+# The parts of scoring's pages that the account's side draws (accounts' partials), named here
+# so that scoring never names accounts, in its code or its templates (tests/test_layers.py).
+SCORING_PAGE_PARTS = {
+    "known_names": "accounts/_known_names.html",
+    "who_are_you": "accounts/_who_are_you.html",
+    "sheet_owner": "accounts/_sheet_owner.html",
+}
 
 DATABASES = {
     "default": dj_database_url.parse(

@@ -326,13 +326,6 @@ def _sheet_context(
     players = sheet.players
     # A session's highlight follows its summary's leaders (Adversaire: most games won), else the winners.
     leaders = set(result.get("session_leaders", result["winners"]))
-    owner_view = (
-        role == EDITOR
-        and sheet.user_id is not None
-        and request.user.is_authenticated
-        and request.user.pk == sheet.user_id
-    )
-    seat_users = dict(sheet.seats.exclude(user=None).values_list("seat", "user_id")) if owner_view else {}
     team_of = {m: t for t, team in (result.get("teams") or {}).items() for m in team["members"]}
     columns = [
         {
@@ -345,12 +338,6 @@ def _sheet_context(
             "lead": name in leaders,
             "colour": PALETTE[seat % len(PALETTE)],
             "team": team_of.get(name),
-            "user_id": seat_users.get(seat),
-            "seat_url": request.build_absolute_uri(
-                reverse("seat-join", args=[sheet.pk, seat, tokens.claim_token(sheet.pk, seat, sheet.links_epoch)])
-            )
-            if owner_view and tokens.claim_link_live(sheet)
-            else "",
         }
         for seat, name in enumerate(players)
     ]

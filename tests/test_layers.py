@@ -6,6 +6,8 @@ inside a function.
 """
 
 import ast
+import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -123,6 +125,73 @@ def test_the_project_package_only_configures():
 def test_scoring_never_imports_accounts():
     # Accounts follow the sheets through scoring.signals (seats_scored), never the other way.
     assert _offences(_in("scoring"), "accounts") == []
+
+
+def _url_names(module: str) -> set[str]:
+    """Return the URL names an app's URLconf gives (its own `urlpatterns`, included ones aside)."""
+    patterns = importlib.import_module(module).urlpatterns
+    return {p.name for p in patterns if getattr(p, "name", None)}
+
+
+ACCOUNTS_URLS = _url_names("accounts.urls")
+SCORING_TEMPLATES = sorted((ROOT / "templates" / "scoring").rglob("*.html"))
+
+
+def _accounts_tag_libraries() -> set[str]:
+    return {path.stem for path in (ROOT / "accounts" / "templatetags").glob("*.py") if path.stem != "__init__"}
+
+
+def test_it_reads_the_url_names_and_templates_it_checks():
+    assert {"seat-me", "seat-join", "save-to-account", "history"} <= ACCOUNTS_URLS
+    assert "players" in _accounts_tag_libraries()
+    assert len(SCORING_TEMPLATES) > 20
+
+
+URL_BY_NAME = {"reverse", "reverse_lazy", "redirect", "resolve_url"}
+
+
+def _named_urls(name: str) -> list[tuple[str, int]]:
+    """Return the URL names a module passes to reverse(), redirect() and the like, with their lines."""
+    found = []
+    for node in ast.walk(ast.parse(SOURCES[name].read_text())):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if func in URL_BY_NAME and isinstance(node.args[0].value, str):
+                found.append((node.args[0].value, node.lineno))
+    return found
+
+
+def test_scoring_never_names_accounts_urls_in_its_code():
+    # A reverse() or redirect() by name reaches the app that owns the name as surely as an import.
+    assert "sheet-watch" in {url for module in _in("scoring.views") for url, _line in _named_urls(module)}
+    offences = [
+        f"{SOURCES[name].relative_to(ROOT)}:{line} names {url}"
+        for name in _in("scoring")
+        for url, line in _named_urls(name)
+        if url in ACCOUNTS_URLS
+    ]
+    assert offences == []
+
+
+def test_scoring_templates_never_reach_accounts():
+    # No {% url %} of accounts' names, no accounts' tag library, no accounts' template by name:
+    # what the account's side adds to scoring's pages, it draws itself (settings.SCORING_PAGE_PARTS).
+    libraries = _accounts_tag_libraries()
+    offences = []
+    for path in SCORING_TEMPLATES:
+        text = path.read_text()
+        where = path.relative_to(ROOT)
+        offences += [
+            f"{where}: url {n}" for n in re.findall(r"{%\s*url\s+['\"]([^'\"]+)['\"]", text) if n in ACCOUNTS_URLS
+        ]
+        offences += [
+            f"{where}: load {lib}"
+            for loaded in re.findall(r"{%\s*load\s+([^%]+?)\s*%}", text)
+            for lib in loaded.split()
+            if lib in libraries
+        ]
+        offences += [f"{where}: {m}" for m in re.findall(r"['\"]accounts/[^'\"]+['\"]", text)]
+    assert offences == []
 
 
 @pytest.mark.parametrize("lower", LOWER)
