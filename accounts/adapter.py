@@ -3,8 +3,8 @@ import ipaddress
 from allauth import app_settings as allauth_settings
 from allauth.account.adapter import DefaultAccountAdapter
 
-from numapp.clientip import client_ip
 from scoring import device
+from web.clientip import client_ip
 
 
 def rate_address(address: str) -> str:
@@ -24,7 +24,7 @@ class AccountAdapter(DefaultAccountAdapter):
     """allauth's adapter, with the client address every other limiter uses."""
 
     def get_client_ip(self, request) -> str:
-        """Return the address allauth's rate limits count (numapp/clientip.py).
+        """Return the address allauth's rate limits count (web/clientip.py).
 
         allauth's own reading (ALLAUTH_TRUSTED_PROXY_COUNT) would need a second setting
         that could disagree with ours, and it fails the request when X-Forwarded-For is

@@ -22,12 +22,12 @@ from rest_framework.views import APIView
 import scoring.api.serializers as scoring_s
 from accounts import serializers as s
 from accounts import services
-from numapp.i18n import request_lang
 from scoring.access import check_csrf
 from scoring.api.inputs import Envelope, parsed
 from scoring.api.shapes import NAME, closed
 from scoring.exceptions import InvalidInput, PlayerNotFound, UnknownGame
 from scoring.games import GAMES
+from web.i18n import request_lang
 
 REFUSED = {
     403: OpenApiResponse(description="Not logged in: the players are an account's own."),

@@ -23,15 +23,15 @@ from django.utils.translation import gettext as _
 
 from accounts import players as table
 from accounts.models import Profile, Rating, SeatAnswer, Standing, TableName, TablePlayer
-from numapp.cache import keep_after_commit
-from numapp.parsing import same_token
-from numapp.release import release
 from scoring import tokens
 from scoring.exceptions import InvalidInput, PlayerNotFound, SeatTaken
 from scoring.games import GAMES
 from scoring.games.names import NameRefused, clean_name
 from scoring.models import Player, Sheet, deleted_keep
 from scoring.services import played_at
+from web.cache import keep_after_commit
+from web.parsing import same_token
+from web.release import release
 
 ALL = "all"
 BOARD_SIZE = 50

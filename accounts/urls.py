@@ -1,7 +1,7 @@
 from django.urls import path
 
 from accounts import api, views
-from numapp import converters  # noqa: F401 (registers <sheet:…>, <token:…>, <num:…>)
+from web import converters  # noqa: F401 (registers <sheet:…>, <token:…>, <num:…>)
 
 urlpatterns = [
     path("me/", views.history, name="history"),

@@ -17,13 +17,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services
 from accounts.charts import results_svg
-from numapp.i18n import request_lang
-from numapp.parsing import parse_int
 from scoring import device
 from scoring import services as scoring
 from scoring.access import EDITOR, get_sheet, owner_key
 from scoring.exceptions import PlayerNotFound, SeatTaken, ServiceError
 from scoring.games import GAMES
+from web.i18n import request_lang
+from web.parsing import parse_int
 
 
 @login_required

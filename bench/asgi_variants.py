@@ -8,8 +8,8 @@ import gc
 
 from django.core.handlers.asgi import ASGIHandler
 
-from numapp.accesslog import AccessLog
-from numapp.asgi import LaneHandler
+from web.accesslog import AccessLog
+from web.lanes import LaneHandler
 
 gc.unfreeze()
 

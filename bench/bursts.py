@@ -7,11 +7,11 @@ app's middleware) every ``--gap`` seconds for ``--seconds`` to one uvicorn proce
 Procfile's options), for each way of serving it:
 
 - ``stock``: Django's own ASGI handler, a thread started and joined for each request;
-- ``lanes``: numapp.asgi's LaneHandler (two long-lived threads), full collections as Python makes them;
+- ``lanes``: web/lanes.py's LaneHandler (two long-lived threads), full collections as Python makes them;
 - ``app``: numapp.asgi as the Procfile runs it (lanes, and gc.freeze once loaded).
 
 and prints p50 / p99 / max of the requests' latency (connection included) and the full (gen-2)
-collections the server made, with their longest pause. docs/performance.md, « One thread per request ».
+collections the server made, with their longest pause. docs/performance.md, « Results, 2026-12-07 ».
 """
 
 import argparse

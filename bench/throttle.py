@@ -29,7 +29,7 @@ from django.core.cache import caches  # noqa: E402
 from django.core.cache.backends.redis import RedisCache  # noqa: E402
 from django.test import RequestFactory  # noqa: E402
 
-from numapp.ratelimit import ClientRateThrottle  # noqa: E402
+from web.ratelimit import ClientRateThrottle  # noqa: E402
 
 SECONDS = 1.0  # per measurement
 VIEW = types.SimpleNamespace(throttle_scope="bench")

@@ -15,8 +15,8 @@ from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.urls import re_path
 from django.views.decorators.csrf import csrf_exempt
 
-from numapp.parsing import parse_int
 from scoring import live
+from web.parsing import parse_int
 
 
 def bare(request, **kwargs):

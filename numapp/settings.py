@@ -12,7 +12,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from numapp.env import env_bool, env_int, env_list, env_str, env_url
+from web.env import env_bool, env_int, env_list, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
@@ -57,11 +57,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "numapp.middleware.RequestIDMiddleware",
+    "web.middleware.RequestIDMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "numapp.middleware.SecurityHeadersMiddleware",
+    "web.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "numapp.middleware.GZipMiddleware",
+    "web.middleware.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -72,8 +72,8 @@ MIDDLEWARE = [
     "scoring.access.GoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "numapp.middleware.OwnErrorPagesMiddleware",
-    "numapp.middleware.DiskFullMiddleware",
+    "web.middleware.OwnErrorPagesMiddleware",
+    "web.middleware.DiskFullMiddleware",
 ]
 
 ROOT_URLCONF = "numapp.urls"
@@ -135,7 +135,7 @@ REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "numapp.cache.FailOpenRedisCache",
+            "BACKEND": "web.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
@@ -219,7 +219,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["scoring.api.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "scoring.api.errors.exception_handler",
-    # Per client and scope, for the API's views and the pages' (numapp/ratelimit.py).
+    # Per client and scope, for the API's views and the pages' (web/ratelimit.py).
     "DEFAULT_THROTTLE_RATES": {
         "score": env_str("THROTTLE_SCORE", "120/min"),
         "sheet_create": env_str("THROTTLE_SHEET_CREATE", "30/min"),
@@ -247,7 +247,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # The path converters of numapp/converters.py, described as they match.
+    # The path converters of web/converters.py, described as they match.
     "PATH_CONVERTER_OVERRIDES": {
         "sheet": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"},
         "token": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
@@ -255,7 +255,7 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# /readyz fails with less than this free for the SQLite file (numapp/health.py): writes are near failing.
+# /readyz fails with less than this free for the SQLite file (web/health.py): writes are near failing.
 DATABASE_MIN_FREE_MB = env_int("DATABASE_MIN_FREE_MB", 64, minimum=0)
 
 # Anonymous sheets live this long; the purge runs this often.
@@ -311,13 +311,13 @@ CSRF_COOKIE_SECURE = not DEBUG
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
-SESSION_ENGINE = "numapp.sessions"  # database sessions that ignore malformed cookies
+SESSION_ENGINE = "web.sessions"  # database sessions that ignore malformed cookies
 X_FRAME_OPTIONS = "DENY"
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 
 # Proxies and cookies (docs/deployment.md "Behind a load balancer", docs/security.md).
 # How many proxies in front of the app append to X-Forwarded-For: one number decides
-# the client address for every limiter (numapp/clientip.py): the page limits, DRF's
+# the client address for every limiter (web/clientip.py): the page limits, DRF's
 # throttles and allauth's (through the account adapter).
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
@@ -329,17 +329,17 @@ LANGUAGE_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 # Every log line goes to stderr, which the Procfile's processes write to (the access log
-# goes to stdout, numapp/accesslog.py), through the root logger (which a Celery worker takes over with its
+# goes to stdout, web/accesslog.py), through the root logger (which a Celery worker takes over with its
 # own format). Django's default logging prints nothing with DEBUG=0 (its console handler
 # is for DEBUG only and ADMINS is empty), so a 500 would leave no trace: here django.request
-# logs it with its traceback and the request id (numapp/middleware.py) that the response's
+# logs it with its traceback and the request id (web/middleware.py) that the response's
 # X-Request-ID header carries. 4xx answers are in the access log only.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "request_id": {"()": "numapp.middleware.RequestIDFilter"},
-        "redact_urls": {"()": "numapp.accesslog.RedactURLFilter"},
+        "request_id": {"()": "web.middleware.RequestIDFilter"},
+        "redact_urls": {"()": "web.accesslog.RedactURLFilter"},
     },
     "formatters": {
         "bare": {"format": "%(message)s"},
@@ -360,7 +360,7 @@ LOGGING = {
         "django": {"handlers": [], "level": "INFO"},
         "django.request": {"level": "ERROR"},
         "numapp": {"level": env_str("LOG_LEVEL", "INFO")},
-        # One line per request on stdout (numapp/accesslog.py AccessLog); ACCESS_LOG=0 turns it off.
+        # One line per request on stdout (web/accesslog.py AccessLog); ACCESS_LOG=0 turns it off.
         "numapp.access": {
             "handlers": ["access"] if env_bool("ACCESS_LOG", True) else [],
             "level": "INFO",

@@ -5,8 +5,8 @@ from django.urls import include, path
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from numapp import views
-from numapp.ratelimit import limit_posts
+from web import views
+from web.ratelimit import limit_posts
 
 # The admin login is limited like allauth's: brute force gets a 429.
 admin.site.login = limit_posts("admin_login")(admin.site.login)
@@ -22,6 +22,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-handler404 = "numapp.views.not_found"
-handler403 = "numapp.views.forbidden"
-handler500 = "numapp.views.server_error"
+handler404 = "web.views.not_found"
+handler403 = "web.views.forbidden"
+handler500 = "web.views.server_error"

@@ -10,7 +10,7 @@ from django.contrib.messages import constants as levels
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from numapp.i18n import request_lang
+from web.i18n import request_lang
 
 # What one row of a sheet is called when the game does not say (Game.round_noun).
 ROUND_NOUN = {"fr": ("manche", "manches"), "en": ("round", "rounds")}

@@ -9,9 +9,9 @@ import json
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from numapp.parsing import JSONRefused, load_json, looks_like_int, parse_int
 from scoring.games import names
 from scoring.services import InvalidInput
+from web.parsing import JSONRefused, load_json, looks_like_int, parse_int
 
 # The messages the pages also give before sending (templates/scoring/_hands.html, app.js): the same words.
 NOT_A_NUMBER = gettext_lazy("%(label)s: “%(value)s” is not a whole number.")

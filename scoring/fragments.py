@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.utils.functional import Promise
 from django.utils.translation import get_language
 
-from numapp.release import release
+from web.release import release
 
 # A card picker is kept this long in Django's cache: the same picker serves every hand of
 # every sheet of a game with the same cards, in one language (docs/performance.md).

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 import scoring.games
-from numapp.i18n import request_lang
+from web.i18n import request_lang
 
 ENGINE_DIR = Path(scoring.games.__file__).resolve().parent
 SW_SOURCE = "js/sw.js"

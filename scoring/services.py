@@ -16,8 +16,6 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from numapp.cache import keep_after_commit
-from numapp.release import release
 from scoring import live, tokens
 from scoring.exceptions import (
     Conflict,
@@ -36,6 +34,8 @@ from scoring.games import GAMES, names
 from scoring.games.base import ScoringError
 from scoring.models import IdempotentRequest, Player, Round, Sheet, anonymous_keep
 from scoring.signals import seats_scored, sheets_owned
+from web.cache import keep_after_commit
+from web.release import release
 
 MAX_ROUNDS_PER_SHEET = 60  # rounds a stored sheet holds (docs/security.md, "oversized or hostile input")
 

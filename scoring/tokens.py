@@ -29,7 +29,7 @@ from django.core import signing
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from numapp.parsing import same_token
+from web.parsing import same_token
 
 RESTORE_MAX_AGE = 60 * 60  # the "Restore" button of a removed round works for an hour
 # The share and claim links of an account's sheet work until this long after its last change.

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from numapp import converters  # noqa: F401 (registers <sheet:…>, <token:…>, <num:…>)
 from scoring import pwa, views
+from web import converters  # noqa: F401 (registers <sheet:…>, <token:…>, <num:…>)
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -16,11 +16,6 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from numapp.cache import keep_after_commit
-from numapp.i18n import request_lang
-from numapp.parsing import parse_int
-from numapp.ratelimit import limit_posts
-from numapp.release import release
 from scoring import access, device, forms, services, tokens
 from scoring.access import EDITOR, PLAYER, get_sheet, grant_edit_link, owner_key
 from scoring.charts import PALETTE, chart_series, progression_svg
@@ -28,6 +23,11 @@ from scoring.exceptions import ServiceError, VersionMismatch
 from scoring.fragments import FRAGMENT_KEEP
 from scoring.games import GAMES
 from scoring.qr import qr_svg
+from web.cache import keep_after_commit
+from web.i18n import request_lang
+from web.parsing import parse_int
+from web.ratelimit import limit_posts
+from web.release import release
 
 MAX_FORM_PLAYERS = 12
 

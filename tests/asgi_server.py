@@ -14,7 +14,7 @@ import uvicorn
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.test.utils import modify_settings
 
-from numapp.asgi import LaneHandler
+from web.lanes import LaneHandler
 
 
 class InFlight:

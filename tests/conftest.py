@@ -28,7 +28,7 @@ hypothesis_settings.load_profile("fuzz" if FUZZ else "numapp")
 XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 if XDIST_WORKER:
     django_settings.CACHES["default"]["KEY_PREFIX"] = XDIST_WORKER
-    if django_settings.CACHES["default"]["BACKEND"] == "numapp.cache.FailOpenRedisCache":
+    if django_settings.CACHES["default"]["BACKEND"] == "web.cache.FailOpenRedisCache":
         django_settings.CACHES["default"]["BACKEND"] = "tests.worker_cache.WorkerRedisCache"
 
 
@@ -68,7 +68,7 @@ def redis_cache(redis_server, settings):
     """Point the default cache at the test's own Redis, as production points it at REDIS_URL."""
     settings.CACHES = {
         "default": {
-            "BACKEND": "numapp.cache.FailOpenRedisCache",
+            "BACKEND": "web.cache.FailOpenRedisCache",
             "LOCATION": redis_server.url(),
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }

@@ -16,9 +16,9 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from numapp import diskfull, health
 from scoring.models import Round, Sheet
 from tests.web.test_pages import start
+from web import diskfull, health
 
 pytestmark = pytest.mark.django_db
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
@@ -57,7 +57,7 @@ def test_it_tells_the_page_that_saving_is_impossible_for_now_and_logs_the_cause(
     page = r.content.decode().replace("&#x27;", "'")
     assert FRENCH in page and "réessayez dans un moment" in page
     assert Round.objects.filter(sheet=sheet).count() == 0
-    lines = [rec for rec in caplog.records if rec.name == "numapp.diskfull"]
+    lines = [rec for rec in caplog.records if rec.name == "web.diskfull"]
     assert len(lines) == 1 and lines[0].levelname == "ERROR"
     assert "disk is full" in lines[0].getMessage() and f"POST /sheets/{sheet.pk}/rounds/" in lines[0].getMessage()
     assert ("database or disk is full" if connection.vendor == "sqlite" else "No space left") in lines[0].getMessage()

@@ -77,7 +77,7 @@ def test_it_logs_in_quickly_while_redis_hangs(redis_cache):
     r, took = timed(lambda: log_in(client))
     assert r.status_code == 302 and r.url == "/"
     assert client.get("/sheets/").wsgi_request.user.is_authenticated
-    # One half-second timeout, then the cache skips Redis (numapp/cache.py, RETRY_AFTER).
+    # One half-second timeout, then the cache skips Redis (web/cache.py, RETRY_AFTER).
     assert took < 2
 
 
@@ -126,7 +126,7 @@ def test_every_operation_of_the_redis_cache_fails_open_while_redis_is_down(redis
 
     from django.core.cache.backends.redis import RedisCache
 
-    from numapp.cache import FALLBACKS, FailOpenRedisCache
+    from web.cache import FALLBACKS, FailOpenRedisCache
 
     # Each operation Django's RedisCache implements has its fallback; BaseCache builds the others on them.
     own = {name for name, value in vars(RedisCache).items() if callable(value) and not name.startswith("_")}

@@ -1,4 +1,4 @@
-"""Each request's synchronous code runs in one of a few long-lived threads (numapp/asgi.py, LaneHandler).
+"""Each request's synchronous code runs in one of a few long-lived threads (web/lanes.py, LaneHandler).
 
 The requests go through the handler as uvicorn hands them over (an ASGI call), to views of
 this module that say which thread answered and which database connection it used.
@@ -14,7 +14,7 @@ from django.http import HttpResponse
 from django.test import override_settings
 from django.urls import path
 
-from numapp.asgi import LaneHandler
+from web.lanes import LaneHandler
 
 both_inside = threading.Barrier(2, timeout=20)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("scoring", "accounts", "numapp")
+APPS = ("scoring", "accounts", "web", "numapp")
 
 # The modules that answer requests, by layer.
 PAGE_VIEWS = ("scoring.views", "accounts.views")
@@ -116,10 +116,18 @@ def test_pages_never_import_the_api():
 
 
 def test_the_project_package_only_configures():
-    # numapp holds settings, URLs that include each app's own, the Celery app and shared web
-    # helpers (the API's error shape among them: numapp/errors.py); it reaches into no app.
+    # numapp holds the settings, the URLs that include each app's own, the ASGI/WSGI entry
+    # points and the Celery app; the shared web helpers are web's. It reaches into no app.
     # The benchmarks' settings and URLs live in bench/.
+    modules = {name for name in _in("numapp") if not _is(name, "numapp.formats")}
+    assert modules == {"numapp", "numapp.settings", "numapp.urls", "numapp.asgi", "numapp.wsgi", "numapp.celery"}
     assert _offences(_in("numapp"), ("scoring", "accounts")) == []
+
+
+def test_the_web_helpers_import_no_app_nor_the_project():
+    # What every app's requests go through sits below the apps and beside the settings.
+    assert _in("web")
+    assert _offences(_in("web"), ("scoring", "accounts", "numapp")) == []
 
 
 def test_scoring_never_imports_accounts():
@@ -206,7 +214,7 @@ def test_services_know_no_http_nor_the_api_framework(services):
 
 
 def test_engines_know_no_django_nor_the_rest_of_the_project():
-    outside = ("django", "rest_framework", "accounts", "numapp", *(m for m in LOWER if m != "scoring.games"))
+    outside = ("django", "rest_framework", "accounts", "numapp", "web", *(m for m in LOWER if m != "scoring.games"))
     assert _offences(_in("scoring.games"), outside) == []
 
 

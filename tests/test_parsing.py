@@ -1,4 +1,4 @@
-"""numapp/parsing.py: numbers, JSON and tokens read without ever raising on odd input."""
+"""web/parsing.py: numbers, JSON and tokens read without ever raising on odd input."""
 
 import json
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numapp.parsing import JSONRefused, load_json, looks_like_int, nesting_depth, parse_int, same_token
 from tests.fuzzing import examples
+from web.parsing import JSONRefused, load_json, looks_like_int, nesting_depth, parse_int, same_token
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ database: one process's test clearing the cache would empty the others' caches i
 of their tests. With this backend a test may call `cache.clear()` as it would on its own.
 """
 
-from numapp.cache import FailOpenRedisCache
+from web.cache import FailOpenRedisCache
 
 
 class WorkerRedisCache(FailOpenRedisCache):

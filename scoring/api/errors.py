@@ -7,9 +7,9 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from numapp.errors import error_body
 from scoring.api.parsers import BodyRefused
 from scoring.exceptions import ServiceError
+from web.errors import error_body
 
 
 def error_response(errors: list[dict], http_status: int = status.HTTP_400_BAD_REQUEST, detail: str = "") -> Response:

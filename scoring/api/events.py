@@ -14,10 +14,10 @@ from django.db import close_old_connections
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 
-from numapp.parsing import parse_int
 from scoring import live
 from scoring.access import EDITOR, PLAYER, role_for, seat_of
 from scoring.models import Sheet
+from web.parsing import parse_int
 
 
 def _reader_message(request, sheet_id: str) -> tuple[dict, str, tuple] | None:

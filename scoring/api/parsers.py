@@ -1,4 +1,4 @@
-"""The API's JSON parser: DRF's, plus the limits every JSON body is read with (numapp/parsing.py).
+"""The API's JSON parser: DRF's, plus the limits every JSON body is read with (web/parsing.py).
 
 Every endpoint with a body reads it here, so no view, engine or hash ever sees a
 body nested deeper than 32 levels (Python's decoder and `json.dumps` recurse once
@@ -12,7 +12,7 @@ from django.conf import settings
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-from numapp.parsing import MAX_DEPTH, JSONRefused, load_json
+from web.parsing import MAX_DEPTH, JSONRefused, load_json
 
 
 class BodyRefused(ParseError):

@@ -1,8 +1,8 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from numapp import converters  # noqa: F401 (registers <sheet:…>, <num:…>)
 from scoring.api import events, views
+from web import converters  # noqa: F401 (registers <sheet:…>, <num:…>)
 
 urlpatterns = [
     path("games/", views.GameListView.as_view(), name="api-games"),

@@ -14,9 +14,6 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from numapp.i18n import request_lang
-from numapp.parsing import is_printable_ascii, parse_int
-from numapp.ratelimit import ClientRateThrottle as ScopedRateThrottle
 from scoring import services
 from scoring.access import EDITOR, check_csrf, get_sheet, my_sheets, owner_key, seat_of
 from scoring.api import serializers as s
@@ -35,6 +32,9 @@ from scoring.api.payloads import sheet_payload, sheet_summary
 from scoring.api.schema import GameSchema, TrickSchema
 from scoring.exceptions import PreconditionRequired
 from scoring.games import GAMES
+from web.i18n import request_lang
+from web.parsing import is_printable_ascii, parse_int
+from web.ratelimit import ClientRateThrottle as ScopedRateThrottle
 
 # Each game's example request, its engine's (shown in the OpenAPI schema).
 EXAMPLES = {slug: game.api_example for slug, game in GAMES.items() if game.api_example}

@@ -4,10 +4,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from numapp.i18n import plural_index, request_lang
 from scoring.fragments import PICKER_KEEP, kept_html
 from scoring.qr import qr_svg
 from scoring.services import anonymous_keep_hours
+from web.i18n import plural_index, request_lang
 
 register = template.Library()
 

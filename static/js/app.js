@@ -56,7 +56,7 @@ function setUpNewSheet(form) {
   });
 }
 
-// Points typed by hand, read as the server reads them (scoring/forms.py _int, numapp/parsing.py
+// Points typed by hand, read as the server reads them (scoring/forms.py _int, web/parsing.py
 // parse_int): {value} (null when empty), or {error, shown} with the server's own words.
 function readTyped(text) {
   const t = text.trim();

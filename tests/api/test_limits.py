@@ -31,7 +31,7 @@ def test_it_answers_429_with_a_clear_message_past_the_limit(client, tight):
 
 DEAD_REDIS = {
     "default": {
-        "BACKEND": "numapp.cache.FailOpenRedisCache",
+        "BACKEND": "web.cache.FailOpenRedisCache",
         "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
     }

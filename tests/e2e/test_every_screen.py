@@ -24,10 +24,10 @@ from django.utils import translation
 
 from accounts.models import Profile, TablePlayer
 from accounts.services import player_link_make, players_register, standings_recount
-from numapp import views as app_views
 from scoring import access, services, tokens
 from scoring.games import GAMES
 from scoring.models import Player
+from web import views as app_views
 
 from .conftest import SCREENSHOTS, shot
 from .test_phone_fits import OVERFLOW
@@ -261,8 +261,8 @@ AXE_RUN = """async () => {
 ONLY = os.environ.get("E2E_PAGES", "")  # while working on a page: E2E_PAGES=sheet-numking,history
 
 
-# The pages a refused or failed request answers with, as the app renders them (numapp/views.py,
-# numapp/ratelimit.py); the browser is handed them at /answered/<status>/.
+# The pages a refused or failed request answers with, as the app renders them (web/views.py,
+# web/ratelimit.py); the browser is handed them at /answered/<status>/.
 ANSWERS = {
     "429": lambda request: render(request, "429.html", {"message": "Trop de tentatives"}, status=429),
     "500": app_views.server_error,

@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from numapp.middleware import CSP, WORKER_CSP
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NO_WORKER, PHONE, new_sheet, shot, submit, totals, wait_until
+from web.middleware import CSP, WORKER_CSP
 
 pytestmark = [pytest.mark.browser, pytest.mark.engine, pytest.mark.django_db(transaction=True)]
 
@@ -333,7 +333,7 @@ def test_it_previews_points_in_the_page_without_asking_the_server(phone):
 @pytest.mark.parametrize(("policy", "ready"), [(WORKER_CSP, True), (CSP, False)], ids=["worker-policy", "page-policy"])
 def test_it_loads_the_engine_only_where_its_worker_may_compile_webassembly(browser, live_server, policy, ready):
     # The test server hands out static files without the app's headers: the worker script
-    # gets here the policy that numapp/middleware.py gives it in production (or a page's).
+    # gets here the policy that web/middleware.py gives it in production (or a page's).
     context = browser.new_context(viewport=PHONE, locale="fr-FR", base_url=live_server.url, service_workers="block")
     try:
         page = context.new_page()

@@ -306,9 +306,9 @@ urlpatterns = [
     path("api/v1/test/boom/", _boom),
     *app_urls,
 ]
-handler404 = "numapp.views.not_found"
-handler403 = "numapp.views.forbidden"
-handler500 = "numapp.views.server_error"
+handler404 = "web.views.not_found"
+handler403 = "web.views.forbidden"
+handler500 = "web.views.server_error"
 
 
 @override_settings(DEBUG=False, ROOT_URLCONF=__name__)
@@ -347,7 +347,7 @@ def test_it_answers_a_stale_form_with_its_own_403_page():
 def test_it_answers_too_many_posts_with_its_own_429_page(client, settings):
     from rest_framework.throttling import ScopedRateThrottle
 
-    from numapp.ratelimit import PageThrottle
+    from web.ratelimit import PageThrottle
 
     settings.DEBUG = False
     limit = PageThrottle().parse_rate(ScopedRateThrottle.THROTTLE_RATES["sheet_create"])[0]

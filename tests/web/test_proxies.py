@@ -5,9 +5,9 @@ from allauth.account.adapter import get_adapter
 from django.test import Client, RequestFactory
 from rest_framework.throttling import ScopedRateThrottle
 
-from numapp.clientip import client_address, client_ip
 from scoring.models import Sheet
 from tests.accounts import PASSWORD, verified_user
+from web.clientip import client_address, client_ip
 
 pytestmark = pytest.mark.django_db
 BALANCER = "10.0.0.2"
@@ -15,7 +15,7 @@ BALANCER = "10.0.0.2"
 
 @pytest.fixture
 def tight(monkeypatch):
-    # The pages and the API read the same rates (numapp/ratelimit.py).
+    # The pages and the API read the same rates (web/ratelimit.py).
     monkeypatch.setattr(
         ScopedRateThrottle, "THROTTLE_RATES", {**ScopedRateThrottle.THROTTLE_RATES, "sheet_create": "3/min"}
     )

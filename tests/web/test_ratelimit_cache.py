@@ -7,14 +7,14 @@ from django.core.cache import caches
 from django.test import Client, RequestFactory, override_settings
 from rest_framework.throttling import ScopedRateThrottle
 
-from numapp.ratelimit import PageThrottle
 from scoring.models import Sheet
+from web.ratelimit import PageThrottle
 
 pytestmark = pytest.mark.django_db
 
 DEAD_REDIS = {
     "default": {
-        "BACKEND": "numapp.cache.FailOpenRedisCache",
+        "BACKEND": "web.cache.FailOpenRedisCache",
         "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
     }

@@ -181,7 +181,7 @@ def asgi_access_line(caplog, path: str, query: str, headers: dict, client=("10.0
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    from numapp.accesslog import AccessLog
+    from web.accesslog import AccessLog
 
     async def app(scope, receive, send):
         await send({"type": "http.response.start", "status": 200, "headers": []})

@@ -4,9 +4,9 @@ The rates are REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] (numapp/settings.py), by 
 API view names its `throttle_scope` and lists `ClientRateThrottle`; a page view is wrapped
 by `limit_posts(scope)`, which asks the same throttle with the same rates and answers a 429
 page. A client is the signed-in user, else the address every limiter sees
-(numapp/clientip.py). allauth keeps its own limits (ACCOUNT_RATE_LIMITS).
+(web/clientip.py). allauth keeps its own limits (ACCOUNT_RATE_LIMITS).
 
-The counters live in the default cache, which fails open (numapp/cache.py): while Redis is
+The counters live in the default cache, which fails open (web/cache.py): while Redis is
 away every request is allowed.
 """
 
@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from rest_framework.throttling import ScopedRateThrottle
 
-from numapp.clientip import client_ip
+from web.clientip import client_ip
 
 
 class ClientRateThrottle(ScopedRateThrottle):

@@ -15,9 +15,9 @@ import redis
 from django.conf import settings
 from django.db import connection
 
-from numapp import diskfull
+from web import diskfull
 
-log = logging.getLogger("numapp.health")
+log = logging.getLogger("web.health")
 
 # Seconds for the broker's TCP connect and for each of its replies; one attempt, no retry.
 BROKER_TIMEOUT = 0.5
@@ -34,7 +34,7 @@ def _database() -> None:
 
     Two cheap signs, no write of the probe's own (it would queue behind the players'
     writes for SQLite's lock): a write refused for a full disk in the last
-    `diskfull.HOLD_SECONDS`, by any process (numapp/diskfull.py); and with SQLite, less
+    `diskfull.HOLD_SECONDS`, by any process (web/diskfull.py); and with SQLite, less
     than DATABASE_MIN_FREE_MB free on the database file's file system.
     """
     with connection.cursor() as cursor:
@@ -52,9 +52,10 @@ def _database() -> None:
 
 
 def _broker() -> None:
-    from numapp.celery import app
+    # The project's Celery app (numapp/celery.py, loaded with the project) is the current one.
+    from celery import current_app
 
-    conn = app.connection_for_write(
+    conn = current_app.connection_for_write(
         connect_timeout=BROKER_TIMEOUT,
         transport_options={"socket_connect_timeout": BROKER_TIMEOUT, "socket_timeout": BROKER_TIMEOUT},
     )
@@ -67,7 +68,7 @@ def _cache() -> None:
     from django.core.cache import caches
     from django.core.cache.backends.redis import RedisCache
 
-    # The Redis cache fails open (numapp/cache.py), so a get or set would hide an outage:
+    # The Redis cache fails open (web/cache.py), so a get or set would hide an outage:
     # ask Redis itself, on a connection of the probe's own. The local-memory cache of a
     # single machine has nothing to check.
     if isinstance(caches["default"], RedisCache):

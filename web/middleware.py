@@ -12,7 +12,7 @@ from django.http import Http404
 from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
 from django.urls import Resolver404, is_valid_path, resolve
 
-from numapp import diskfull, views
+from web import diskfull, views
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -90,7 +90,7 @@ def forget_request_id(**kwargs):
     request_id.set("-")
 
 
-request_finished.connect(forget_request_id, dispatch_uid="numapp.middleware.forget_request_id")
+request_finished.connect(forget_request_id, dispatch_uid="web.middleware.forget_request_id")
 
 
 class RequestIDFilter(logging.Filter):
@@ -140,7 +140,7 @@ class DiskFullMiddleware:
 
     The innermost middleware, so its `process_exception` sees the view's exception first
     (an API view re-raises what its handler does not know). What fails after the view (the
-    session saved on the way out) reaches `numapp.views.server_error`, which answers the same.
+    session saved on the way out) reaches `web.views.server_error`, which answers the same.
     """
 
     def __init__(self, get_response):

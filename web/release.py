@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-PARTS = ("numapp", "scoring", "accounts", "templates", "locale")
+PARTS = ("numapp", "web", "scoring", "accounts", "templates", "locale")
 SUFFIXES = {".py", ".html", ".mo", ".txt", ".json"}
 
 

@@ -5,7 +5,7 @@ Edit links carry the edit token in the query (`?edit=…`), share links and seat
 carry a token in the path (`/w/<id>/<token>/`, `/seat/<id>/<seat>/<token>/`, a player's entry link `/p/<id>/<seat>/<token>/`), and a
 page's links send those URLs on as `Referer`. The log keeps the path, never the query,
 and puts `-` where a token was. The client's address is the one the rate limits count
-(numapp/clientip.py), read from the same `TRUSTED_PROXIES`.
+(web/clientip.py), read from the same `TRUSTED_PROXIES`.
 """
 
 import logging
@@ -14,8 +14,8 @@ import time
 
 from gunicorn.glogging import Logger
 
-from numapp.clientip import client_address
-from numapp.env import env_int
+from web.clientip import client_address
+from web.env import env_int
 
 # The one format, also usable without this class: %(U)s is the path without the query.
 ACCESS_LOG_FORMAT = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms'

@@ -3,10 +3,10 @@
 SQLite says "database or disk is full" (SQLITE_FULL); PostgreSQL "could not extend file …:
 No space left on device" (SQLSTATE 53100, `DiskFull`); a file write ENOSPC. Django wraps
 them in its own `OperationalError`, the driver's error as its cause. The request gets a
-503 saying that saving is impossible for now (numapp/views.py `unavailable`), the log one
+503 saying that saving is impossible for now (web/views.py `unavailable`), the log one
 line naming the cause, and `/readyz` fails for every process (the failure is kept in the
 shared cache; with Redis down the cache check fails readiness anyway) until HOLD_SECONDS
-pass without another one (numapp/health.py).
+pass without another one (web/health.py).
 """
 
 import errno
@@ -16,7 +16,7 @@ import time
 
 from django.core.cache import cache
 
-log = logging.getLogger("numapp.diskfull")
+log = logging.getLogger("web.diskfull")
 
 # How long /readyz keeps failing after the last write a full disk refused.
 HOLD_SECONDS = 60

@@ -2,7 +2,7 @@
 
 Nothing is added to Django's RedisCache: each of its operations is wrapped, and the ones
 BaseCache builds on them (get_or_set, decr, incr_version, the async ones) follow. The cache
-holds rate-limit counters (DRF throttles for the API and the pages, numapp/ratelimit.py;
+holds rate-limit counters (DRF throttles for the API and the pages, web/ratelimit.py;
 allauth's): a Redis outage must not stop a game at the table, nor refuse a login. Every
 fallback below is chosen so that a rate limit *allows* the request while Redis is away:
 
@@ -29,7 +29,7 @@ from django.core.cache.backends.redis import RedisCache
 from django.db import transaction
 from redis.exceptions import RedisError
 
-log = logging.getLogger("numapp.cache")
+log = logging.getLogger("web.cache")
 FAILURES = (RedisError, OSError)
 RETRY_AFTER = 5.0
 

@@ -1,6 +1,6 @@
 """The API's one error shape, {"detail": ..., "errors": [{"path", "code", "message"}]}: its body,
 for the API's exception handler (scoring/api/errors.py) and the project's own 403/404/500/503
-answers under /api/ (numapp/views.py)."""
+answers under /api/ (web/views.py)."""
 
 from django.http import JsonResponse
 from django.utils.translation import gettext as _

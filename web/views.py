@@ -7,8 +7,8 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.defaults import page_not_found, permission_denied
 
-from numapp import diskfull, health
-from numapp.errors import error_json
+from web import diskfull, health
+from web.errors import error_json
 
 
 def not_found(request, exception=None):
