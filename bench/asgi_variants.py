@@ -1,13 +1,14 @@
 """The ASGI apps `bench/bursts.py` compares with numapp.asgi: Django's own handler, and lanes without gc.freeze.
 
-Importing numapp.asgi freezes what the process holds (gc.freeze); each variant here undoes
-what it does not measure.
+numapp.asgi is imported first: it sets Django up as the Procfile's app does, and freezes what
+the process holds (gc.freeze), which these variants undo.
 """
 
 import gc
 
 from django.core.handlers.asgi import ASGIHandler
 
+import numapp.asgi  # noqa: F401
 from web.accesslog import AccessLog
 from web.lanes import LaneHandler
 
