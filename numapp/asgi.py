@@ -23,4 +23,5 @@ application = AccessLog(LaneHandler(env_int("WEB_THREADS", 2, minimum=1)))
 # What the app holds from its start (Django, the apps, the engines) is never garbage: leave
 # it out of the collector's full passes, which otherwise stop every request of the process
 # for tens of milliseconds (docs/performance.md, « Results, 2026-12-07 »).
+gc.collect()  # what loading made and dropped is not kept frozen
 gc.freeze()

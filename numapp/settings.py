@@ -360,6 +360,7 @@ LOGGING = {
         "django": {"handlers": [], "level": "INFO"},
         "django.request": {"level": "ERROR"},
         "numapp": {"level": env_str("LOG_LEVEL", "INFO")},
+        "web": {"level": env_str("LOG_LEVEL", "INFO")},
         # One line per request on stdout (web/accesslog.py AccessLog); ACCESS_LOG=0 turns it off.
         "numapp.access": {
             "handlers": ["access"] if env_bool("ACCESS_LOG", True) else [],

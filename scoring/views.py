@@ -421,20 +421,7 @@ def _sheet_context(
                 "trick": reverse("api-trick", args=[sheet.game]),
             },
         }
-    # What the entry form shows, and all it may read: drawn once per content (num.kept), so a
-    # phone landing on the next round’s empty form does not draw it again.
-    context["entry_values"] = {
-        "sheet": {"pk": sheet.pk, "players": players},
-        "game": game,
-        "entry": context["entry"],
-        "entry_players": entry_players,
-        "form": context["form"],
-        "next_round": {"cards": (next_round or {}).get("cards")},
-        "editing": editing,
-        "deck": context["deck"],
-        "referee": referee,
-        "referee_data": context.get("referee_data"),
-    }
+    context["entry_values"] = _entry_values(context)
     if role == EDITOR and next_round and not editing:
         context["seat_links"] = [
             {"name": name, "url": _seat_url(request, sheet, sheet.players.index(name))} for name in entry_players
@@ -444,6 +431,28 @@ def _sheet_context(
     if role == EDITOR:
         context["sheet_data"] = _sheet_data(request, sheet, game, result, datas, lang, editing)
     return context
+
+
+def _entry_values(context: dict) -> dict:
+    """Return what the entry form shows, and all it may read (the `{% kept %}` tag draws it once per content).
+
+    Built from the page's context once its round is settled: the next round's, or the one
+    being edited (`round_edit`), so a phone landing on the next round's empty form does not
+    draw it again and an edited round's form is that round's.
+    """
+    sheet = context["sheet"]
+    return {
+        "sheet": {"pk": sheet.pk, "players": sheet.players},
+        "game": context["game"],
+        "entry": context["entry"],
+        "entry_players": context["entry_players"],
+        "form": context["form"],
+        "next_round": {"cards": (context["next_round"] or {}).get("cards")},
+        "editing": context["editing"],
+        "deck": context["deck"],
+        "referee": context.get("referee"),
+        "referee_data": context.get("referee_data"),
+    }
 
 
 def _seat_url(request, sheet, seat: int) -> str:
@@ -687,6 +696,7 @@ def round_edit(request, sheet_id, number):
         "tiebreak": scored.get("tiebreak", False),
     }
     context["entry_players"] = context["next_round"]["players"]
+    context["entry_values"] = _entry_values(context)  # the edited round's form, not the next one's
     return render(request, "scoring/edit.html", context, status=400 if errors or question else 200)
 
 

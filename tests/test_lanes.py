@@ -30,13 +30,24 @@ def database(request):
     return HttpResponse(f"{threading.current_thread().name} {pid}")
 
 
+entered = threading.Semaphore(0)
+release = threading.Event()
+
+
+def block(request):
+    # Holds its lane until the test releases it (a slow request: a lock waited for, a mail sent).
+    entered.release()
+    assert release.wait(20)
+    return HttpResponse(threading.current_thread().name)
+
+
 def meet(request):
     # Returns only once two requests are inside at the same time.
     both_inside.wait()
     return HttpResponse(threading.current_thread().name)
 
 
-urlpatterns = [path("thread/", thread), path("database/", database), path("meet/", meet)]
+urlpatterns = [path("thread/", thread), path("database/", database), path("meet/", meet), path("block/", block)]
 
 
 async def call(handler, path_: str) -> str:
@@ -84,7 +95,7 @@ def run(coroutine):
 def lanes():
     """Make LaneHandlers; at the end, close each lane's database connection and stop its thread."""
     made = []
-    yield lambda n: made.append(LaneHandler(lanes=n)) or made[-1]
+    yield lambda n, **options: made.append(LaneHandler(lanes=n, **options)) or made[-1]
     for handler in made:
         for lane in handler.lanes:
             lane.submit(connections.close_all).result()
@@ -117,3 +128,22 @@ def test_a_lane_keeps_its_database_connection_from_request_to_request(lanes):
     answers = [run(call(handler, "/database/")) for _ in range(5)]
     # One lane, one connection (one PostgreSQL session), however many requests it serves.
     assert len(set(answers)) == 1, answers
+
+
+@override_settings(ROOT_URLCONF=__name__)
+def test_a_request_never_waits_behind_lanes_held_by_slow_requests(lanes):
+    handler = lanes(2, stuck_after=0)  # any running call counts as slow here: no clock in the test
+    release.clear()
+
+    async def scenario():
+        slow = [asyncio.ensure_future(call(handler, "/block/")) for _ in range(2)]
+        for _ in slow:  # both lanes now run a call that waits for the test
+            assert await asyncio.to_thread(entered.acquire, timeout=20)
+        fast = await call(handler, "/thread/")
+        release.set()
+        return fast, sorted(await asyncio.gather(*slow))
+
+    fast, held = run(scenario())
+    assert held == ["lane-0_0", "lane-1_0"]
+    # Answered while both lanes were held, in a thread of its own (Django's way), not behind them.
+    assert not fast.startswith("lane-"), fast

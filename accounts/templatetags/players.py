@@ -36,6 +36,14 @@ def owner_seats(context, sheet) -> list[dict] | None:
     user, request = _user(context), context.get("request")
     if user is None or not user.is_authenticated or sheet.user_id != user.pk:
         return None
+    # The page asks twice (« Qui êtes-vous ? » and the owner's box): read once per request.
+    kept = request.__dict__.setdefault("_owner_seats", {})
+    if sheet.pk not in kept:
+        kept[sheet.pk] = _owner_seats(request, sheet)
+    return kept[sheet.pk]
+
+
+def _owner_seats(request, sheet) -> list[dict]:
     holders = services.seat_holders(sheet)
     live = tokens.claim_link_live(sheet)
 

@@ -28,6 +28,14 @@ def page_context(client, url):
     return response, response.context[page].flatten()
 
 
+def king_round(cards: int) -> dict:
+    """A Num King round of `cards` cards: the first player bids and takes them all."""
+    return {
+        "cards": cards,
+        "entries": {n: {"bid": cards * (i == 0), "tricks": cards * (i == 0)} for i, n in enumerate(TABLE)},
+    }
+
+
 def drawn(response, name):
     return sum(1 for t in response.templates if t.name == name)
 
@@ -49,6 +57,10 @@ def sheets(client):
     yield "coop adversaire", f"/sheets/{start(client, 'coop', PLAYERS, mode='adversaire').pk}/"
     king = start(client, "numking", TABLE, start="3")
     yield "numking", f"/sheets/{king.pk}/"
+    played = start(client, "numking", TABLE)
+    for cards in (1, 2):
+        played = services.round_add(sheet=played, data=king_round(cards))
+    yield "numking, editing round 1 of 2", f"/sheets/{played.pk}/rounds/1/edit/"
     services.draft_put(sheet=king, entries=BIDS, fields={"cards": 3, "tricks_played": HAND[:2]})
     yield "numking, two tricks refereed", f"/sheets/{king.pk}/"
 
@@ -92,3 +104,21 @@ def test_a_phone_landing_on_the_next_rounds_form_does_not_draw_it_again():
     client.cookies["django_language"] = "en"
     english = client.get(page)
     assert drawn(english, "scoring/entry/counts.html") == 1 and "numeric cards" in english.content.decode()
+
+
+def test_an_edited_rounds_form_is_that_rounds_own():
+    client = Client()
+    sheet = start(client, "numking", TABLE)
+    for cards in (1, 2):
+        sheet = services.round_add(sheet=sheet, data=king_round(cards))
+    assert 'name="cards" value="3"' in client.get(f"/sheets/{sheet.pk}/").content.decode()  # round 3 deals 3
+    page = client.get(f"/sheets/{sheet.pk}/rounds/1/edit/").content.decode()
+    assert 'name="cards" value="1"' in page and 'max="1"' in page  # round 1 dealt 1, not the next round's 3
+    # Saved back unchanged, as the form holds it: accepted.
+    fields = {
+        "cards": "1",
+        **{f"bid-{i}": str(int(i == 0)) for i in range(4)},
+        **{f"tricks-{i}": str(int(i == 0)) for i in range(4)},
+    }
+    r = client.post(f"/sheets/{sheet.pk}/rounds/1/edit/", {**fields, "version": str(sheet.version)})
+    assert r.status_code == 302, r.content.decode()[:2000]
