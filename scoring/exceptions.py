@@ -117,44 +117,39 @@ class PreconditionRequired(ServiceError):
         )
 
 
-class SheetGone(ServiceError):
+class NotFound(ServiceError):
+    """What was asked for is not there: the API's 404 `not_found` (the refusals below say what)."""
+
+    status = 404
+    code = "not_found"
+
+    def message(self) -> str:
+        return _("Not found.")
+
+
+class SheetGone(NotFound):
     """The sheet went away while the request was answered (expired or purged since it was read).
 
     The API answers it as any 404; a page as the 404 page (`access.GoneMiddleware`).
     """
 
-    status = 404
-    code = "not_found"
     page_level = levels.ERROR
 
-    def message(self) -> str:
-        return _("Not found.")
 
-
-class NoReferee(ServiceError):
+class NoReferee(NotFound):
     """The game has no trick referee: its referee's address (an API one) does not exist."""
 
-    status = 404
-    code = "not_found"
 
-    def message(self) -> str:
-        return _("Not found.")
-
-
-class RoundNotFound(ServiceError):
-    status = 404
-    code = "not_found"
+class RoundNotFound(NotFound):
     path = "number"
 
     def message(self) -> str:
         return _("No such round.")
 
 
-class PlayerNotFound(ServiceError):
+class PlayerNotFound(NotFound):
     """No such player (of the account's table, or of a sheet); `path` names where it was asked for."""
 
-    status = 404
-    code = "not_found"
     path = "player"
 
     def __init__(self, path: str = "player"):
