@@ -31,6 +31,12 @@ def _json_value(value):
     raise TypeError(f"a kept fragment's values are JSON, not {type(value).__name__}")
 
 
+def digest(values) -> str:
+    """Return a digest of JSON `values`: the same values, the same digest, in any process."""
+    body = json.dumps(values, sort_keys=True, default=_json_value, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
+
+
 def kept_html(name: str, values: dict, draw, keep: int = FRAGMENT_KEEP) -> str:
     """Return the HTML `draw()` makes from `values` alone, drawn once per content.
 
@@ -39,9 +45,7 @@ def kept_html(name: str, values: dict, draw, keep: int = FRAGMENT_KEEP) -> str:
     `draw` reads. The same key is the same HTML, whoever drew it and when; nothing here
     comes from the database, so no transaction can leave a drawing behind.
     """
-    body = json.dumps(values, sort_keys=True, default=_json_value, separators=(",", ":"), ensure_ascii=False)
-    digest = hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
-    key = f"{name}:{release()}:{get_language()}:{digest}"
+    key = f"{name}:{release()}:{get_language()}:{digest(values)}"
     html = cache.get(key)
     if html is None:
         html = draw()

@@ -1,6 +1,5 @@
 """Server-rendered pages: thin views over the same services as the API."""
 
-import hashlib
 import json
 
 from django.conf import settings
@@ -20,7 +19,7 @@ from scoring import access, device, forms, services, tokens
 from scoring.access import EDITOR, PLAYER, get_sheet, grant_edit_link, owner_key
 from scoring.charts import PALETTE, chart_series, progression_svg
 from scoring.exceptions import ServiceError, VersionMismatch
-from scoring.fragments import FRAGMENT_KEEP
+from scoring.fragments import FRAGMENT_KEEP, digest
 from scoring.games import GAMES
 from scoring.qr import qr_svg
 from web.cache import keep_after_commit
@@ -307,8 +306,7 @@ def _keyed_rows(rows: list[dict], context: dict, cell_template: str) -> list[dic
         release(),
     ]
     for row in rows:
-        body = json.dumps([common, row], default=str, separators=(",", ":"), ensure_ascii=False)
-        row["key"] = hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
+        row["key"] = digest([common, row])
     return rows
 
 
