@@ -424,7 +424,6 @@ def _sheet_context(
         context["seat_links"] = [
             {"name": name, "url": _seat_url(request, sheet, sheet.players.index(name))} for name in entry_players
         ]
-        context["seat_links_values"] = {"seat_links": context["seat_links"]}
     context["board"] = board_html(request, context, lang)
     if role == EDITOR:
         context["sheet_data"] = _sheet_data(request, sheet, game, result, datas, lang, editing)

@@ -106,12 +106,13 @@ def sheet_keep_hours() -> int:
 
 
 @register.simple_tag
-def kept(template_name: str, values: dict) -> str:
-    """Draw `template_name` from `values` and the language alone, once per content (`kept_html`).
+def kept(template_name: str, values: dict | None = None, **named) -> str:
+    """Draw `template_name` from `values` (a dict, or named values) and the language alone, once per content (`kept_html`).
 
     The template sees nothing else (no request, no session, no CSRF token), so the key,
-    made of the same `values`, can never name a drawing that read something it does not.
+    made of the same values, can never name a drawing that read something it does not.
     """
+    values = {**(values or {}), **named}
     return mark_safe(
         kept_html(
             template_name, values, lambda: render_to_string(template_name, {**values, "LANGUAGE_CODE": get_language()})
