@@ -6,6 +6,7 @@ this module that say which thread answered and which database connection it used
 
 import asyncio
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -14,7 +15,7 @@ from django.http import HttpResponse
 from django.test import override_settings
 from django.urls import path
 
-from web.lanes import LaneHandler
+from web.lanes import Lane, LaneHandler
 
 both_inside = threading.Barrier(2, timeout=20)
 
@@ -147,3 +148,27 @@ def test_a_request_never_waits_behind_lanes_held_by_slow_requests(lanes):
     assert held == ["lane-0_0", "lane-1_0"]
     # Answered while both lanes were held, in a thread of its own (Django's way), not behind them.
     assert not fast.startswith("lane-"), fast
+
+
+def test_a_call_cancelled_before_it_ran_is_not_counted_as_waiting():
+    # A request that went away while its call was queued must not make its lane look busy for ever
+    # (new requests would then queue behind a slow call on the other lane).
+    lane = Lane("lane-test")
+    started, go_on = threading.Event(), threading.Event()
+    try:
+        running = lane.submit(lambda: started.set() or go_on.wait(20))
+        assert started.wait(20)
+        queued = lane.submit(lambda: None)
+        assert lane.waiting == 2
+        assert queued.cancel()
+        assert lane.waiting == 1
+        go_on.set()
+        running.result(20)
+        # The count is taken off by the future's callback, just after its result is set.
+        deadline = time.monotonic() + 20
+        while lane.waiting and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert lane.waiting == 0
+    finally:
+        go_on.set()
+        lane.shutdown()

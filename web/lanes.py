@@ -32,10 +32,15 @@ class Lane(Executor):
                 return fn(*args, **kwargs)
             finally:
                 self._started = None
-                with self._lock:
-                    self.waiting -= 1
 
-        return self._thread.submit(run)
+        future = self._thread.submit(run)
+        # Counted off when the call ends or is cancelled before it ran (its request went away).
+        future.add_done_callback(self._done)
+        return future
+
+    def _done(self, _future) -> None:
+        with self._lock:
+            self.waiting -= 1
 
     def held_for(self) -> float:
         """Return how long the running call has run (0 when the lane is idle)."""
