@@ -1,6 +1,7 @@
 """Readiness of the parts the app needs: the database (and whether it can write), the Celery broker and the cache.
 
-Each check gives up quickly (the broker and the cache after about half a second each),
+Each check gives up quickly (the broker, the cache and the disk-full notes kept in the
+cache after about half a second each; tests/dependencies.py counts them),
 so that `/readyz` answers 503 within about two seconds even when Redis accepts
 connections but never answers (a hung or frozen server), instead of holding a request
 until the balancer gives up on it.
