@@ -134,8 +134,7 @@ def test_a_players_own_page_scores_their_hand_alone_and_names_them_in_errors(pho
     expect(marc.locator("#seat-intro")).to_contain_text(WORDS[lang]["intro"])
     hand = marc.locator("fieldset.hand[data-name='Marc']")
     live = hand.locator("output.live")
-    # An empty hand shows no points at all (nobody's).
-    marc.wait_for_timeout(600)
+    # An empty hand shows no points at all (nobody's): on arrival, and once its cards are taken back below.
     expect(live).to_have_text("")
     hand.locator(".colour[data-kind='red']").click()
     hand.locator(".value[data-value='7']").click()
