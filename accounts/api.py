@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,8 +23,8 @@ import scoring.api.serializers as scoring_s
 from accounts import serializers as s
 from accounts import services
 from scoring.access import check_csrf
-from scoring.api.inputs import Envelope, parsed
-from scoring.api.shapes import NAME, closed
+from scoring.api.inputs import Checked, Envelope, parsed
+from scoring.api.shapes import NAME
 from scoring.exceptions import InvalidInput, PlayerNotFound, UnknownGame
 from scoring.games import GAMES
 from web.i18n import request_lang
@@ -160,23 +160,6 @@ NOT_FOUND = OpenApiResponse(scoring_s.ErrorSerializer, description="Not a player
 WRITE_REFUSED = {400: scoring_s.ErrorSerializer, **REFUSED, 404: NOT_FOUND, 413: scoring_s.ErrorSerializer}
 
 
-class Checked(serializers.Field):
-    """A body field whose one message names it and says what it takes (missing, null or of the wrong kind)."""
-
-    def __init__(self, message, *, accepts, allow_null=False):
-        messages = {"required": message, "null": message, "invalid": message}
-        super().__init__(required=True, allow_null=allow_null, error_messages=messages)
-        self.accepts = accepts
-
-    def to_internal_value(self, data):
-        if not self.accepts(data):
-            self.fail("invalid")
-        return data
-
-    def to_representation(self, value):
-        return value
-
-
 def whole(lowest: int):
     return lambda v: isinstance(v, int) and not isinstance(v, bool) and lowest <= v <= 999_999_999
 
@@ -185,48 +168,49 @@ def text(v) -> bool:
     return isinstance(v, str)
 
 
-class MergeBody(Envelope):
+ID = {"type": "integer", "minimum": 1, "maximum": 999_999_999}
+
+
+class PlayerBody(Envelope):
+    per_game = False
+
+
+class MergeBody(PlayerBody):
     other = Checked(
+        {**ID, "description": "The player whose names join this one."},
         gettext_lazy("other: the player to merge into this one, by their id (a whole number from 1)."),
         accepts=whole(1),
     )
 
 
-class NameBody(Envelope):
-    name = Checked(gettext_lazy("name: send the name as text."), accepts=text)
+NAME_MESSAGE = gettext_lazy("name: send the name as text.")
 
 
-class SeatBody(Envelope):
-    seat = Checked(
-        gettext_lazy("seat: your seat's number (0 for the first name) or null for none of them."),
-        accepts=whole(0),
-        allow_null=True,
+class SplitBody(PlayerBody):
+    name = Checked(
+        {"type": "string", "description": "One of the player's `names`, to become a player of its own."},
+        NAME_MESSAGE,
+        accepts=text,
     )
 
 
-ID = {"type": "integer", "minimum": 1, "maximum": 999_999_999}
-MERGE_REQUEST = closed({"other": {**ID, "description": "The player whose names join this one."}}, ["other"])
-SPLIT_REQUEST = closed(
-    {"name": {"type": "string", "description": "One of the player's `names`, to become a player of its own."}},
-    ["name"],
-)
-RENAME_REQUEST = closed({"name": {**NAME, "description": "The name the account's pages show."}}, ["name"])
-SEAT_REQUEST = closed(
-    {
-        "seat": {
+class RenameBody(PlayerBody):
+    name = Checked({**NAME, "description": "The name the account's pages show."}, NAME_MESSAGE, accepts=text)
+
+
+class SeatBody(PlayerBody):
+    seat = Checked(
+        {
             "type": "integer",
             "minimum": 0,
             "maximum": 999_999_999,
             "nullable": True,
             "description": "Your seat (0 is the sheet's first name), or null: « aucun », you only kept score.",
-        }
-    },
-    ["seat"],
-)
-
-
-def _body(schema: dict) -> dict:
-    return {"application/json": schema}
+        },
+        gettext_lazy("seat: your seat's number (0 for the first name) or null for none of them."),
+        accepts=whole(0),
+        allow_null=True,
+    )
 
 
 def the_player(request, player_id: int) -> dict:
@@ -250,12 +234,12 @@ class PlayerView(PlayerDetailView):
         summary="Rename one player of my table",
         description="The account's pages and the API show the player by this name; the sheets keep the names "
         "they were typed with (`names`). The answer is the player as the list shows it.",
-        request=_body(RENAME_REQUEST),
+        request=RenameBody,
         responses={200: s.PlayerSerializer, **WRITE_REFUSED},
     )
     def patch(self, request, player_id):
         _write(request)
-        body = parsed(NameBody, request.data)
+        body = parsed(RenameBody, request.data)
         services.players_rename(user=request.user, player_id=player_id, name=body["name"])
         return Response(the_player(request, player_id))
 
@@ -266,7 +250,7 @@ class PlayerMergeView(APIView):
         description="`other`'s names become this player's; its games, figures and rating follow, and `other` is "
         "gone. Refused (400, `path` `other`) for the same player, two players who sat at the same sheet, or "
         "two players linked to different accounts. The answer is the merged player as the list shows it.",
-        request=_body(MERGE_REQUEST),
+        request=MergeBody,
         responses={200: s.PlayerSerializer, **WRITE_REFUSED},
     )
     def post(self, request, player_id):
@@ -282,12 +266,12 @@ class PlayerSplitView(APIView):
         description="One of the player's `names` becomes a player of its own (« LEA » is not Léa), shown by that "
         "name; the figures and ratings of both follow. Refused (400, `path` `name`) for a name that is not "
         "the player's, or the player's only name. The answer is the new player as the list shows it.",
-        request=_body(SPLIT_REQUEST),
+        request=SplitBody,
         responses={201: s.PlayerSerializer, **WRITE_REFUSED},
     )
     def post(self, request, player_id):
         _write(request)
-        body = parsed(NameBody, request.data)
+        body = parsed(SplitBody, request.data)
         new = services.players_split(user=request.user, player_id=player_id, name=body["name"])
         answer = the_player(request, new)
         return Response(answer, status=status.HTTP_201_CREATED, headers={"Location": answer["url"]})
@@ -399,7 +383,7 @@ class SeatView(APIView):
         "yours on your own sheet), or null: « aucun », you only kept score (never asked again, no seat yours). "
         "A seat past the last name: 400.",
         parameters=[SEAT_SHEET],
-        request=_body(SEAT_REQUEST),
+        request=SeatBody,
         responses={
             200: s.SeatSerializer,
             400: scoring_s.ErrorSerializer,

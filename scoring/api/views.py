@@ -17,12 +17,12 @@ from rest_framework.views import APIView
 from scoring import services
 from scoring.access import EDITOR, check_csrf, get_sheet, my_sheets, owner_key, seat_of
 from scoring.api import serializers as s
-from scoring.api import shapes
 from scoring.api.inputs import (
     DraftBody,
     DraftEntryBody,
     DraftTrickBody,
     RoundAddBody,
+    RoundBody,
     ScoreBody,
     SheetBody,
     TrickBody,
@@ -149,11 +149,6 @@ class GameListView(APIView):
         return Response([game.describe(lang) for game in GAMES.values()])
 
 
-def _json(schema: dict) -> dict:
-    """Return a request body's documentation: its JSON Schema (scoring/api/shapes.py)."""
-    return {"application/json": schema}
-
-
 class ScoreView(APIView):
     schema = GameSchema()
     game = None  # the schema's operation for one game (scoring/api/schema.py)
@@ -167,6 +162,7 @@ class ScoreView(APIView):
     @extend_schema(
         summary="Score a game without saving it",
         description="No login, nothing stored. The same engine scores saved sheets.",
+        request=ScoreBody,
         responses={200: s.ResultSerializer, **ERRORS},
         examples=[OpenApiExample(slug, value=body, request_only=True) for slug, body in EXAMPLES.items()],
     )
@@ -197,6 +193,7 @@ class TrickView(APIView):
             "who leads the next trick, each step explained in `details`. `played` lists the round's earlier "
             "cards so that a card played twice in a round is refused."
         ),
+        request=TrickBody,
         responses={200: s.TrickSerializer, **ERRORS},
         examples=[OpenApiExample(slug, value=body, request_only=True) for slug, body in REFEREES.items()],
     )
@@ -228,7 +225,7 @@ class SheetListView(APIView):
             "and `share_url` (read-only link). A browser session that creates a sheet may "
             "also write to it. An anonymous sheet is kept 48 hours after its last change (`expires_at`)."
         ),
-        request=_json(shapes.sheet_create_request()),
+        request=SheetBody,
         responses={201: s.SheetSerializer, **ERRORS},
         examples=[
             OpenApiExample(
@@ -283,7 +280,7 @@ class RoundListView(APIView):
             IDEMPOTENCY_KEY,
             IF_MATCH,
         ],
-        request=_json(shapes.round_request()),
+        request=RoundAddBody,
         responses={
             201: s.SheetSerializer,
             **ERRORS,
@@ -322,7 +319,7 @@ class RoundDetailView(APIView):
 
     @extend_schema(
         summary="Replace a round",
-        request=_json(shapes.round_replace_request()),
+        request=RoundBody,
         responses={200: s.SheetSerializer, **ERRORS, 412: s.ErrorSerializer},
         parameters=[EDIT_TOKEN, IF_MATCH],
     )
@@ -330,9 +327,8 @@ class RoundDetailView(APIView):
         sheet, role = get_sheet(request, sheet_id, write=True)
         check_csrf(request)
         version = _if_match(request)
-        sheet = services.round_edit(
-            sheet=sheet, number=number, data=request.data, lang=request_lang(), if_version=version
-        )
+        data = parsed(RoundBody, request.data)["rest"]
+        sheet = services.round_edit(sheet=sheet, number=number, data=data, lang=request_lang(), if_version=version)
         return _sheet_response(request, sheet, role)
 
     @extend_schema(
@@ -409,7 +405,7 @@ class DraftView(APIView):
             "it goes. Send `If-Match` with the version the round in progress was read at to refuse a "
             "stale write (412): another phone's entry is never overwritten unseen."
         ),
-        request=_json(shapes.draft_request()),
+        request=DraftBody,
         responses={
             200: s.DraftSerializer,
             **ERRORS,
@@ -462,7 +458,7 @@ class DraftTrickView(APIView):
             "without it): another phone's write since the round in progress was read answers 412, "
             "nothing stored."
         ),
-        request=_json(shapes.draft_trick_request()),
+        request=DraftTrickBody,
         responses={
             200: s.DraftSerializer,
             400: s.ErrorSerializer,
@@ -502,7 +498,7 @@ class DraftEntryView(APIView):
             'entry (`{"bid": 2}`, `{"cards": [...]}`…), with `number`, the round it is meant for: '
             "if that round was saved meanwhile, 409 `round_saved`."
         ),
-        request=_json(shapes.draft_entry_request()),
+        request=DraftEntryBody,
         responses={200: s.DraftSerializer, **ERRORS, 409: s.ErrorSerializer},
         parameters=[EDIT_TOKEN, SEAT_TOKEN],
     )
