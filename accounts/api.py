@@ -22,7 +22,6 @@ from rest_framework.views import APIView
 import scoring.api.serializers as scoring_s
 from accounts import serializers as s
 from accounts import services
-from scoring.access import check_csrf
 from scoring.api.inputs import Checked, Envelope, parsed
 from scoring.api.shapes import NAME
 from scoring.exceptions import InvalidInput, PlayerNotFound, UnknownGame
@@ -221,12 +220,6 @@ def the_player(request, player_id: int) -> dict:
     return player_summary(request, found)
 
 
-def _write(request) -> None:
-    """Refuse a write without a login (403) or, from a browser, without its CSRF token (403)."""
-    logged_in(request)
-    check_csrf(request)
-
-
 class PlayerView(PlayerDetailView):
     """One player of my table: read it (PlayerDetailView), rename it."""
 
@@ -238,7 +231,7 @@ class PlayerView(PlayerDetailView):
         responses={200: s.PlayerSerializer, **WRITE_REFUSED},
     )
     def patch(self, request, player_id):
-        _write(request)
+        logged_in(request)
         body = parsed(RenameBody, request.data)
         services.players_rename(user=request.user, player_id=player_id, name=body["name"])
         return Response(the_player(request, player_id))
@@ -254,7 +247,7 @@ class PlayerMergeView(APIView):
         responses={200: s.PlayerSerializer, **WRITE_REFUSED},
     )
     def post(self, request, player_id):
-        _write(request)
+        logged_in(request)
         body = parsed(MergeBody, request.data)
         services.players_merge(user=request.user, into=player_id, other=body["other"])
         return Response(the_player(request, player_id))
@@ -270,7 +263,7 @@ class PlayerSplitView(APIView):
         responses={201: s.PlayerSerializer, **WRITE_REFUSED},
     )
     def post(self, request, player_id):
-        _write(request)
+        logged_in(request)
         body = parsed(SplitBody, request.data)
         new = services.players_split(user=request.user, player_id=player_id, name=body["name"])
         answer = the_player(request, new)
@@ -287,7 +280,7 @@ class PlayerLinkView(APIView):
         responses={201: s.PlayerLinkSerializer, **REFUSED, 404: NOT_FOUND},
     )
     def post(self, request, player_id):
-        _write(request)
+        logged_in(request)
         until = timezone.now() + services.PLAYER_LINK_KEEP
         token = services.player_link_make(user=request.user, player_id=player_id)
         answer = {
@@ -305,7 +298,7 @@ class PlayerLinkView(APIView):
         responses={204: None, **REFUSED, 404: NOT_FOUND},
     )
     def delete(self, request, player_id):
-        _write(request)
+        logged_in(request)
         services.player_unlink(user=request.user, player_id=player_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -345,7 +338,7 @@ class PlayerLinkAcceptView(APIView):
         },
     )
     def post(self, request, player_id, token):
-        _write(request)
+        logged_in(request)
         shown = services.player_to_link(player_id, token)
         if shown is None:
             raise PlayerNotFound()
@@ -393,7 +386,7 @@ class SeatView(APIView):
         },
     )
     def put(self, request, sheet):
-        _write(request)
+        logged_in(request)
         found = _own_sheet(request, sheet)
         seat = parsed(SeatBody, request.data)["seat"]
         return Response({"sheet": found.pk, **services.seat_answer(user=request.user, sheet=found, seat=seat)})
