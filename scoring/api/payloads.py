@@ -2,7 +2,7 @@
 
 from django.urls import reverse
 
-from scoring import services, tokens
+from scoring import services
 from scoring.access import EDITOR
 from scoring.models import Sheet
 
@@ -22,24 +22,19 @@ def sheet_payload(request, sheet: Sheet, role: str, *, lang: str, edit_token: st
         "updated_at": sheet.updated_at,
         "expires_at": sheet.expires_at,
         "can_edit": role == EDITOR,
-        "url": request.build_absolute_uri(reverse("sheet", args=[sheet.pk])),
+        "url": request.build_absolute_uri(sheet.page_path()),
         **result,
     }
     payload["draft"] = services.draft_payload(sheet)
     if role == EDITOR:
-        payload["share_url"] = request.build_absolute_uri(
-            reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk, sheet.links_epoch)])
-        )
+        payload["share_url"] = request.build_absolute_uri(sheet.share_path())
         payload["seat_urls"] = {
-            name: request.build_absolute_uri(
-                reverse("seat-entry", args=[sheet.pk, seat, tokens.entry_token(sheet.pk, seat, sheet.links_epoch)])
-            )
-            for seat, name in enumerate(sheet.players)
+            name: request.build_absolute_uri(sheet.seat_path(seat)) for seat, name in enumerate(sheet.players)
         }
     if edit_token:
         payload["edit_token"] = edit_token
         # Opening this link in a browser lets that browser edit (and save) the sheet.
-        payload["edit_url"] = f"{payload['url']}?edit={edit_token}"
+        payload["edit_url"] = request.build_absolute_uri(sheet.edit_path(edit_token))
     return payload
 
 
