@@ -262,6 +262,10 @@ class Sheet(models.Model):
         """Return the player's own entry link for `seat` (their entry of the round in progress)."""
         return reverse("seat-entry", args=[self.pk, seat, tokens.entry_token(self.pk, seat, self.links_epoch)])
 
+    def seat_paths(self) -> dict[str, str]:
+        """Return each player's own entry link, by name."""
+        return {name: self.seat_path(seat) for seat, name in enumerate(self.players)}
+
     def edit_path(self, edit_token: str) -> str:
         """Return the edit link: opening it lets that browser edit the sheet (`edit_token`, given once)."""
         return f"{self.page_path()}?edit={edit_token}"

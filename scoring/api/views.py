@@ -28,7 +28,6 @@ from scoring.api.inputs import (
     TrickBody,
     parsed,
 )
-from scoring.api.payloads import sheet_payload, sheet_summary
 from scoring.api.schema import GameSchema, TrickSchema
 from scoring.exceptions import PreconditionRequired
 from scoring.games import GAMES
@@ -129,7 +128,8 @@ def _answer(body, *, version: int, code: int = status.HTTP_200_OK) -> Response:
 
 
 def _sheet_response(request, sheet, role, *, code=status.HTTP_200_OK, edit_token="") -> Response:
-    body = sheet_payload(request, sheet, role, lang=request_lang(), edit_token=edit_token)
+    context = {"request": request, "role": role, "lang": request_lang(), "edit_token": edit_token}
+    body = s.SheetSerializer(sheet, context=context).data  # may move `sheet` to a newer version
     return _answer(body, version=sheet.version, code=code)
 
 
@@ -218,7 +218,7 @@ class SheetListView(APIView):
     @extend_schema(summary="The sheets this browser or account may edit", responses=s.SheetSummarySerializer(many=True))
     def get(self, request):
         sheets = my_sheets(request).prefetch_related("seats")[:100]
-        return Response([sheet_summary(request, sheet) for sheet in sheets])
+        return Response(s.SheetSummarySerializer(sheets, many=True, context={"request": request}).data)
 
     @extend_schema(
         summary="Create a sheet",
@@ -362,7 +362,7 @@ class RematchView(APIView):
 
 
 def _draft_response(sheet) -> Response:
-    return _answer(services.draft_payload(sheet), version=sheet.version)
+    return _answer(s.DraftSerializer(sheet).data, version=sheet.version)
 
 
 SEAT_TOKEN = OpenApiParameter(
