@@ -2,8 +2,10 @@
 
 Read them (the list, one player, « Ma table »), merge, split and rename them, link one
 to another account (and accept such a link), say which seat of a sheet is yours
-(« Qui êtes-vous ? »). Views that parse, check the account, call accounts.services and
-shape the answer; refusals are raised and the API's one exception handler answers them.
+(« Qui êtes-vous ? »). Views that parse (the bodies below, read and documented as
+scoring/api/inputs.py's), check the account, call accounts.services and render the answer
+with the serializer the schema documents (accounts/serializers.py); refusals are raised
+and the API's one exception handler answers them.
 """
 
 import math
@@ -42,63 +44,12 @@ PAGE = OpenApiParameter(
 )
 
 
-def player_summary(request, player: dict) -> dict:
-    """Return one of « Mes joueurs » as the list shows it."""
-    return {
-        "id": player["id"],
-        "name": player["name"],
-        "names": player["names"],
-        "games": player["games"],
-        "wins": player["wins"],
-        "linked": player["linked"],
-        "per_game": [
-            {"game": g["slug"], "games": g["games"], "wins": g["wins"], "rating": g["rating"]}
-            for g in player["per_game"]
-        ],
-        "url": request.build_absolute_uri(reverse("api-player", args=[player["id"]])),
-    }
-
-
 def results_page(request) -> int:
     """Return the page of results asked for (`?page=`, 1 by default); InvalidInput if it is not a whole number from 1."""
     raw = request.query_params.get("page", "1")
     if not re.fullmatch(r"[1-9][0-9]{0,8}", raw):
         raise InvalidInput.one("page", "invalid_page", _("The page is a whole number from 1."))
     return int(raw)
-
-
-def player_detail(player: dict) -> dict:
-    """Return one of « Mes joueurs » with every figure of its page (the results of one page of them)."""
-    per_game = [
-        {
-            "game": g["slug"],
-            "name": g["name"],
-            "session": g["session"],
-            "games": g["games"],
-            "wins": g["wins"],
-            "win_rate": g["win_rate"],
-            "average": g["average"],
-            "best": g["best"],
-            "records": g["records"],
-            "results": [{"played_at": when, "total": total, "winner": won} for when, total, won in g["results"]],
-            "results_count": g["results_count"],
-            "rating": g["rating"],
-        }
-        for g in player["per_game"]
-    ]
-    return {
-        "id": player["id"],
-        "name": player["name"],
-        "names": player["names"],
-        "games": sum(g["games"] for g in per_game),
-        "wins": sum(g["wins"] for g in per_game),
-        "linked": player["link"]["linked"],
-        "per_game": per_game,
-        "versus": [
-            {k: v[k] for k in ("player_id", "name", "games", "ahead", "behind", "level", "wins", "their_wins")}
-            for v in player["versus"]
-        ],
-    }
 
 
 def logged_in(request) -> None:
@@ -119,7 +70,8 @@ class PlayerListView(APIView):
     )
     def get(self, request):
         logged_in(request)
-        return Response([player_summary(request, p) for p in services.table_players(request.user)])
+        players = services.table_players(request.user)
+        return Response(s.PlayerSerializer(players, many=True, context={"request": request}).data)
 
 
 class PlayerDetailView(APIView):
@@ -141,16 +93,15 @@ class PlayerDetailView(APIView):
         page = results_page(request)
         start = (page - 1) * RESULTS_PAGE
         player = services.table_player(request.user, player_id, request_lang(), results=(start, start + RESULTS_PAGE))
-        answer = player_detail(player)
-        pages = max([math.ceil(g["results_count"] / RESULTS_PAGE) for g in answer["per_game"]] + [1])
+        pages = max([math.ceil(g["results_count"] / RESULTS_PAGE) for g in player["per_game"]] + [1])
         url = request.build_absolute_uri(reverse("api-player", args=[player_id]))
-        answer.update(
-            page=page,
-            pages=pages,
-            next=f"{url}?page={page + 1}" if page < pages else None,
-            previous=f"{url}?page={min(page - 1, pages)}" if page > 1 else None,
-        )
-        return Response(answer)
+        paging = {
+            "page": page,
+            "pages": pages,
+            "next": f"{url}?page={page + 1}" if page < pages else None,
+            "previous": f"{url}?page={min(page - 1, pages)}" if page > 1 else None,
+        }
+        return Response(s.PlayerDetailSerializer({**player, **paging}).data)
 
 
 # Writes: a JSON body with only its documented fields, each refused with a message naming it.
@@ -217,7 +168,7 @@ def the_player(request, player_id: int) -> dict:
     found = next((p for p in services.table_players(request.user) if p["id"] == player_id), None)
     if found is None:
         raise PlayerNotFound()
-    return player_summary(request, found)
+    return s.PlayerSerializer(found, context={"request": request}).data
 
 
 class PlayerView(PlayerDetailView):
@@ -321,7 +272,7 @@ class PlayerLinkAcceptView(APIView):
         shown = services.player_to_link(player_id, token)
         if shown is None:
             raise PlayerNotFound()
-        return Response(shown)
+        return Response(s.PlayerLinkShownSerializer(shown).data)
 
     @extend_schema(
         operation_id="player_link_accept",
@@ -343,7 +294,7 @@ class PlayerLinkAcceptView(APIView):
         if shown is None:
             raise PlayerNotFound()
         counted = services.player_link_accept(player_id=player_id, token=token, user=request.user)
-        return Response({**shown, "counted": counted})
+        return Response(s.PlayerLinkAcceptedSerializer({**shown, "counted": counted}).data)
 
 
 SEAT_SHEET = OpenApiParameter(
@@ -368,7 +319,7 @@ class SeatView(APIView):
     def get(self, request, sheet):
         logged_in(request)
         found = _own_sheet(request, sheet)
-        return Response({"sheet": found.pk, **services.seat_state(request.user, found)})
+        return Response(s.SeatSerializer({"sheet": found.pk, **services.seat_state(request.user, found)}).data)
 
     @extend_schema(
         summary="Answer « Qui êtes-vous ? »",
@@ -389,7 +340,8 @@ class SeatView(APIView):
         logged_in(request)
         found = _own_sheet(request, sheet)
         seat = parsed(SeatBody, request.data)["seat"]
-        return Response({"sheet": found.pk, **services.seat_answer(user=request.user, sheet=found, seat=seat)})
+        answer = services.seat_answer(user=request.user, sheet=found, seat=seat)
+        return Response(s.SeatSerializer({"sheet": found.pk, **answer}).data)
 
 
 PERIOD = OpenApiParameter(
@@ -417,19 +369,5 @@ class TableBoardView(APIView):
         if period not in ("all", "month"):
             raise InvalidInput.one("period", "invalid_period", _("period: all (the default) or month."))
         rows = services.table_board(request.user, slug, month=period == "month")
-        return Response(
-            {
-                "game": slug,
-                "period": period,
-                "rows": [
-                    {
-                        "rank": rank,
-                        **{k: row[k] for k in ("id", "name", "games", "wins", "win_rate", "best", "rating")},
-                        "url": request.build_absolute_uri(reverse("api-player", args=[row["id"]]))
-                        if row["id"]
-                        else None,
-                    }
-                    for rank, row in enumerate(rows, 1)
-                ],
-            }
-        )
+        board = {"game": slug, "period": period, "rows": [{"rank": rank, **row} for rank, row in enumerate(rows, 1)]}
+        return Response(s.BoardSerializer(board, context={"request": request}).data)

@@ -8,8 +8,6 @@ is the engine's own answer, given as it is and documented by the serializers bel
 The request bodies are scoring/api/inputs.py's.
 """
 
-import datetime
-
 from django.urls import reverse
 from rest_framework import serializers
 
@@ -18,13 +16,7 @@ from scoring.access import EDITOR
 from scoring.games import GAMES
 from scoring.games.cards import ALL_KINDS
 from scoring.games.numking_referee import ACTION_NAMES
-
-
-class Moment(serializers.DateTimeField):
-    """A moment as stored, in UTC (`…Z`), whatever the request's time zone."""
-
-    def __init__(self, **kwargs):
-        super().__init__(default_timezone=datetime.UTC, **kwargs)
+from web.fields import Moment
 
 
 class Link(serializers.CharField):
