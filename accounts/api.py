@@ -107,7 +107,7 @@ class PlayerDetailView(APIView):
 # Writes: a JSON body with only its documented fields, each refused with a message naming it.
 
 NOT_FOUND = OpenApiResponse(scoring_s.ErrorSerializer, description="Not a player of yours (`path`: which one).")
-WRITE_REFUSED = {400: scoring_s.ErrorSerializer, **REFUSED, 404: NOT_FOUND, 413: scoring_s.ErrorSerializer}
+WRITE_REFUSED = {**scoring_s.BODY_REFUSED, **REFUSED, 404: NOT_FOUND}
 
 
 def whole(lowest: int):
@@ -328,13 +328,7 @@ class SeatView(APIView):
         "A seat past the last name: 400.",
         parameters=[SEAT_SHEET],
         request=SeatBody,
-        responses={
-            200: s.SeatSerializer,
-            400: scoring_s.ErrorSerializer,
-            **REFUSED,
-            404: scoring_s.ErrorSerializer,
-            413: scoring_s.ErrorSerializer,
-        },
+        responses={200: s.SeatSerializer, **scoring_s.BODY_REFUSED, **REFUSED},
     )
     def put(self, request, sheet):
         logged_in(request)

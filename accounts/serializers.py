@@ -1,18 +1,10 @@
 """The answers of « Mes joueurs » in the API, each described once: the serializer that renders it
 (accounts/api.py, from what accounts.services gives) is the one the OpenAPI schema documents."""
 
-from django.urls import reverse
 from rest_framework import serializers
 
 from scoring.games import GAMES
-from web.fields import Moment
-
-
-class PlayerURL(serializers.URLField):
-    """A player of the account's table in the API, from its id."""
-
-    def to_representation(self, player_id):
-        return self.context["request"].build_absolute_uri(reverse("api-player", args=[player_id]))
+from web.fields import Moment, URLLink
 
 
 class PlayerRatingSerializer(serializers.Serializer):
@@ -41,7 +33,7 @@ class PlayerSerializer(serializers.Serializer):
         help_text="The person accepted the account's link: their games here count in their own account's stats."
     )
     per_game = PlayerGameSerializer(many=True, help_text="In the catalogue's order, the games this player played.")
-    url = PlayerURL(source="id", help_text="This player in the API.")
+    url = URLLink("api-player", source="id", help_text="This player in the API.")
 
 
 class PlayerRecordSerializer(serializers.Serializer):
@@ -148,7 +140,7 @@ class BoardRowSerializer(serializers.Serializer):
         allow_null=True, help_text="Highest total, or lowest where the lowest wins; null for a session."
     )
     rating = PlayerRatingSerializer(allow_null=True, help_text="The table's rating in this game (all time).")
-    url = PlayerURL(source="id", allow_null=True, help_text="This player in the API.")
+    url = URLLink("api-player", source="id", allow_null=True, help_text="This player in the API.")
 
 
 class BoardSerializer(serializers.Serializer):

@@ -248,6 +248,16 @@ class Sheet(models.Model):
         """Return the game's engine for this stored sheet (its names taken as kept, see Game.score)."""
         return GAMES[self.game].kept()
 
+    def draft_state(self) -> dict:
+        """Return the round in progress as the phones are told it: its number, entries, fields, who entered."""
+        draft = self.draft or {}
+        return {
+            "number": self.round_count + 1,
+            "entries": draft.get("entries") or {},
+            "fields": draft.get("fields") or {},
+            "entered": draft.get("entered") or [],
+        }
+
     # The sheet's links, the one place they are built (paths: the request makes them absolute).
 
     def page_path(self) -> str:

@@ -45,34 +45,13 @@ class Value(Documented, serializers.JSONField):
         super().__init__(schema, needed, required=False, allow_null=True)
 
 
-class RoundNumber(Documented, serializers.Field):
-    """The round a write is meant for: an integer from 1 (not a string, a float or a boolean)."""
-
-    default_error_messages = {"invalid": gettext_lazy("number: the round number must be a whole number from 1.")}
-
-    def __init__(self):
-        super().__init__(shapes.ROUND_NUMBER, required=False)
-
-    def validate_empty_values(self, data):
-        if data is None:
-            self.fail("invalid")
-        return super().validate_empty_values(data)
-
-    def to_internal_value(self, data):
-        if not isinstance(data, int) or isinstance(data, bool) or data < 1:
-            self.fail("invalid")
-        return data
-
-    def to_representation(self, value):
-        return value
-
-
 class Checked(Documented, serializers.Field):
-    """A field whose one message names it and says what it takes (missing, null or of the wrong kind)."""
+    """A field whose one message names it and says what it takes (missing, null or of the wrong kind):
+    `accepts` tells a value it takes."""
 
-    def __init__(self, schema, message, *, accepts, allow_null=False):
+    def __init__(self, schema, message, *, accepts, allow_null=False, needed=True):
         messages = {"required": message, "null": message, "invalid": message}
-        super().__init__(schema, True, required=True, allow_null=allow_null, error_messages=messages)
+        super().__init__(schema, needed, required=needed, allow_null=allow_null, error_messages=messages)
         self.accepts = accepts
 
     def to_internal_value(self, data):
@@ -82,6 +61,23 @@ class Checked(Documented, serializers.Field):
 
     def to_representation(self, value):
         return value
+
+
+def round_number(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+class RoundNumber(Checked):
+    """The round a write is meant for: an integer from 1 (not a string, a float or a boolean); may be left out."""
+
+    def __init__(self):
+        message = gettext_lazy("number: the round number must be a whole number from 1.")
+        super().__init__(shapes.ROUND_NUMBER, message, accepts=round_number, needed=False)
+
+    def validate_empty_values(self, data):
+        if data is None:  # refused as a value of the wrong kind (`invalid`), not as a null
+            self.fail("invalid")
+        return super().validate_empty_values(data)
 
 
 class Envelope(serializers.Serializer):

@@ -8,7 +8,6 @@ is the engine's own answer, given as it is and documented by the serializers bel
 The request bodies are scoring/api/inputs.py's.
 """
 
-from django.urls import reverse
 from rest_framework import serializers
 
 from scoring import services
@@ -16,14 +15,7 @@ from scoring.access import EDITOR
 from scoring.games import GAMES
 from scoring.games.cards import ALL_KINDS
 from scoring.games.numking_referee import ACTION_NAMES
-from web.fields import Moment
-
-
-class Link(serializers.CharField):
-    """An absolute link to the path its source gives (a sheet builds its own links: scoring/models.py)."""
-
-    def to_representation(self, path):
-        return self.context["request"].build_absolute_uri(path)
+from web.fields import Link, Moment
 
 
 class CanEdit(serializers.BooleanField):
@@ -123,6 +115,10 @@ class ErrorSerializer(serializers.Serializer):
     errors = ErrorItemSerializer(many=True)
 
 
+# The refusals of a request with a body: invalid (400), not found (404), too large (413).
+BODY_REFUSED = {400: ErrorSerializer, 404: ErrorSerializer, 413: ErrorSerializer}
+
+
 class GameSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.DictField(child=serializers.CharField())
@@ -180,16 +176,7 @@ class DraftSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="The sheet's version (its ETag).")
 
     def to_representation(self, sheet):
-        draft = sheet.draft or {}
-        return super().to_representation(
-            {
-                "number": sheet.round_count + 1,
-                "entries": draft.get("entries") or {},
-                "fields": draft.get("fields") or {},
-                "entered": draft.get("entered") or [],
-                "version": sheet.version,
-            }
-        )
+        return super().to_representation({**sheet.draft_state(), "version": sheet.version})
 
 
 # A sheet (the instance) for a request (`context`: `request`, `role`, `lang`, `edit_token` once). Its own
@@ -254,13 +241,6 @@ class SeatTotals(serializers.DictField):
         return super().to_representation({seat.name: seat.total for seat in sheet.seats.all()})
 
 
-class SheetURL(serializers.CharField):
-    """A sheet's address in the API."""
-
-    def to_representation(self, pk):
-        return self.context["request"].build_absolute_uri(reverse("api-sheet", args=[pk]))
-
-
 # A sheet (the instance, its seats prefetched) as the list of one's sheets shows it.
 class SheetSummarySerializer(serializers.Serializer):
     id = serializers.CharField(source="pk")
@@ -271,4 +251,4 @@ class SheetSummarySerializer(serializers.Serializer):
     rounds = serializers.IntegerField(source="round_count")
     updated_at = Moment()
     expires_at = Moment(allow_null=True)
-    url = SheetURL(source="pk")
+    url = Link("api-sheet", source="pk")

@@ -40,7 +40,6 @@ EXAMPLES = {slug: game.api_example for slug, game in GAMES.items() if game.api_e
 # The games with a trick referee, and their example tricks.
 REFEREES = {slug: game.trick_example for slug, game in GAMES.items() if game.referee}
 
-ERRORS = {400: s.ErrorSerializer, 404: s.ErrorSerializer, 413: s.ErrorSerializer}
 EDIT_TOKEN = OpenApiParameter(
     "X-Edit-Token",
     str,
@@ -119,6 +118,11 @@ def _idempotency_key(request) -> str:
     return key
 
 
+def _not_modified(request, sheet) -> bool:
+    """Tell whether the request's If-None-Match names the sheet's version (`"3"`, `W/"3"`, `3`): a 304."""
+    return request.headers.get("If-None-Match", "").removeprefix("W/").strip('"') == str(sheet.version)
+
+
 def _answer(body, *, version: int, code: int = status.HTTP_200_OK) -> Response:
     """Return a write's or a sheet's answer: its version as ETag, kept by no cache."""
     response = Response(body, status=code)
@@ -149,12 +153,18 @@ class GameListView(APIView):
         return Response([game.describe(lang) for game in GAMES.values()])
 
 
-class ScoreView(APIView):
+class GameView(APIView):
+    """An endpoint whose body is a game's (`/games/{slug}/…`): no login, nothing stored, one operation per game
+    in the schema (`games`, `game`: scoring/api/schema.py)."""
+
     stateless = True  # stores nothing, reads no session: no CSRF check (scoring/api/auth.py)
-    schema = GameSchema()
-    game = None  # the schema's operation for one game (scoring/api/schema.py)
+    game = None  # the schema's operation for one game
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "score"
+
+
+class ScoreView(GameView):
+    schema = GameSchema()
 
     @staticmethod
     def games():
@@ -164,7 +174,7 @@ class ScoreView(APIView):
         summary="Score a game without saving it",
         description="No login, nothing stored. The same engine scores saved sheets.",
         request=ScoreBody,
-        responses={200: s.ResultSerializer, **ERRORS},
+        responses={200: s.ResultSerializer, **s.BODY_REFUSED},
         examples=[OpenApiExample(slug, value=body, request_only=True) for slug, body in EXAMPLES.items()],
     )
     def post(self, request, slug):
@@ -176,12 +186,8 @@ class ScoreView(APIView):
         return Response(result)
 
 
-class TrickView(APIView):
-    stateless = True
+class TrickView(GameView):
     schema = TrickSchema()
-    game = None
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "score"
 
     @staticmethod
     def games():
@@ -196,7 +202,7 @@ class TrickView(APIView):
             "cards so that a card played twice in a round is refused."
         ),
         request=TrickBody,
-        responses={200: s.TrickSerializer, **ERRORS},
+        responses={200: s.TrickSerializer, **s.BODY_REFUSED},
         examples=[OpenApiExample(slug, value=body, request_only=True) for slug, body in REFEREES.items()],
     )
     def post(self, request, slug):
@@ -228,7 +234,7 @@ class SheetListView(APIView):
             "also write to it. An anonymous sheet is kept 48 hours after its last change (`expires_at`)."
         ),
         request=SheetBody,
-        responses={201: s.SheetSerializer, **ERRORS},
+        responses={201: s.SheetSerializer, **s.BODY_REFUSED},
         examples=[
             OpenApiExample(
                 slug, value={"game": slug, "players": body["players"], "options": body["options"]}, request_only=True
@@ -259,7 +265,7 @@ class SheetDetailView(APIView):
     )
     def get(self, request, sheet_id):
         sheet, role = get_sheet(request, sheet_id, write=False)
-        if request.headers.get("If-None-Match", "").removeprefix("W/").strip('"') == str(sheet.version):
+        if _not_modified(request, sheet):
             return Response(status=status.HTTP_304_NOT_MODIFIED)
         return _sheet_response(request, sheet, role)
 
@@ -284,7 +290,7 @@ class RoundListView(APIView):
         request=RoundAddBody,
         responses={
             201: s.SheetSerializer,
-            **ERRORS,
+            **s.BODY_REFUSED,
             409: s.ErrorSerializer,
             412: s.ErrorSerializer,
             422: s.ErrorSerializer,
@@ -320,7 +326,7 @@ class RoundDetailView(APIView):
     @extend_schema(
         summary="Replace a round",
         request=RoundBody,
-        responses={200: s.SheetSerializer, **ERRORS, 412: s.ErrorSerializer},
+        responses={200: s.SheetSerializer, **s.BODY_REFUSED, 412: s.ErrorSerializer},
         parameters=[EDIT_TOKEN, IF_MATCH],
     )
     def put(self, request, sheet_id, number):
@@ -389,7 +395,7 @@ class DraftView(APIView):
     )
     def get(self, request, sheet_id):
         sheet, _role = get_sheet(request, sheet_id, write=False)
-        if request.headers.get("If-None-Match", "").removeprefix("W/").strip('"') == str(sheet.version):
+        if _not_modified(request, sheet):
             return Response(status=status.HTTP_304_NOT_MODIFIED)
         return _draft_response(sheet)
 
@@ -405,7 +411,7 @@ class DraftView(APIView):
         request=DraftBody,
         responses={
             200: s.DraftSerializer,
-            **ERRORS,
+            **s.BODY_REFUSED,
             409: s.ErrorSerializer,
             412: s.ErrorSerializer,
         },
@@ -493,7 +499,7 @@ class DraftEntryView(APIView):
             "if that round was saved meanwhile, 409 `round_saved`."
         ),
         request=DraftEntryBody,
-        responses={200: s.DraftSerializer, **ERRORS, 409: s.ErrorSerializer},
+        responses={200: s.DraftSerializer, **s.BODY_REFUSED, 409: s.ErrorSerializer},
         parameters=[EDIT_TOKEN, SEAT_TOKEN],
     )
     def put(self, request, sheet_id, player):
