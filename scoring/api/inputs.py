@@ -24,6 +24,7 @@ from rest_framework.settings import api_settings
 
 from scoring.api import shapes
 from scoring.games import GAMES
+from scoring.games.numking_referee import TRICK_SCHEMA
 
 
 class Documented:
@@ -204,8 +205,8 @@ class DraftTrickBody(Envelope):
     """One trick of the hand (`leader`, `plays`: the referee checks them) and `number` beside it."""
 
     per_game = False
-    leader = Value(shapes.TRICK_SCHEMA["properties"]["leader"], needed=True)
-    plays = Value(shapes.TRICK_SCHEMA["properties"]["plays"], needed=True)
+    leader = Value(TRICK_SCHEMA["properties"]["leader"], needed=True)
+    plays = Value(TRICK_SCHEMA["properties"]["plays"], needed=True)
     number = RoundNumber()
 
 

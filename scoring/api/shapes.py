@@ -16,7 +16,7 @@ and the names rule (Unicode categories, NFC, equal names ignoring case).
 from scoring.games.base import MAX_ROUNDS_PER_REQUEST, TYPED_MAX, TYPED_MIN
 from scoring.games.cards import ALL_KINDS, NUMERIC
 from scoring.games.names import MAX_NAME
-from scoring.games.numking_referee import CARD_SCHEMA, PLAY_SCHEMA, TRICK_SCHEMA  # noqa: F401 (a trick's shape)
+from scoring.games.numking_referee import CARD_SCHEMA, PLAY_SCHEMA
 
 # The refusal codes of a well-formed request that breaks a rule of the game (docs/api.md,
 # "What the schema cannot say"): a request the schema accepts may still get 400 with these.
