@@ -2,8 +2,10 @@
 
 Read them (the list, one player, « Ma table »), merge, split and rename them, link one
 to another account (and accept such a link), say which seat of a sheet is yours
-(« Qui êtes-vous ? »). Views that parse, check the account, call accounts.services and
-shape the answer; refusals are raised and the API's one exception handler answers them.
+(« Qui êtes-vous ? »). Views that parse (the bodies below, read and documented as
+scoring/api/inputs.py's), check the account, call accounts.services and render the answer
+with the serializer the schema documents (accounts/serializers.py); refusals are raised
+and the API's one exception handler answers them.
 """
 
 import math
@@ -14,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -22,9 +24,8 @@ from rest_framework.views import APIView
 import scoring.api.serializers as scoring_s
 from accounts import serializers as s
 from accounts import services
-from scoring.access import check_csrf
-from scoring.api.inputs import Envelope, parsed
-from scoring.api.shapes import NAME, closed
+from scoring.api.inputs import Checked, Envelope, parsed
+from scoring.api.shapes import NAME
 from scoring.exceptions import InvalidInput, PlayerNotFound, UnknownGame
 from scoring.games import GAMES
 from web.i18n import request_lang
@@ -43,63 +44,12 @@ PAGE = OpenApiParameter(
 )
 
 
-def player_summary(request, player: dict) -> dict:
-    """Return one of « Mes joueurs » as the list shows it."""
-    return {
-        "id": player["id"],
-        "name": player["name"],
-        "names": player["names"],
-        "games": player["games"],
-        "wins": player["wins"],
-        "linked": player["linked"],
-        "per_game": [
-            {"game": g["slug"], "games": g["games"], "wins": g["wins"], "rating": g["rating"]}
-            for g in player["per_game"]
-        ],
-        "url": request.build_absolute_uri(reverse("api-player", args=[player["id"]])),
-    }
-
-
 def results_page(request) -> int:
     """Return the page of results asked for (`?page=`, 1 by default); InvalidInput if it is not a whole number from 1."""
     raw = request.query_params.get("page", "1")
     if not re.fullmatch(r"[1-9][0-9]{0,8}", raw):
         raise InvalidInput.one("page", "invalid_page", _("The page is a whole number from 1."))
     return int(raw)
-
-
-def player_detail(player: dict) -> dict:
-    """Return one of « Mes joueurs » with every figure of its page (the results of one page of them)."""
-    per_game = [
-        {
-            "game": g["slug"],
-            "name": g["name"],
-            "session": g["session"],
-            "games": g["games"],
-            "wins": g["wins"],
-            "win_rate": g["win_rate"],
-            "average": g["average"],
-            "best": g["best"],
-            "records": g["records"],
-            "results": [{"played_at": when, "total": total, "winner": won} for when, total, won in g["results"]],
-            "results_count": g["results_count"],
-            "rating": g["rating"],
-        }
-        for g in player["per_game"]
-    ]
-    return {
-        "id": player["id"],
-        "name": player["name"],
-        "names": player["names"],
-        "games": sum(g["games"] for g in per_game),
-        "wins": sum(g["wins"] for g in per_game),
-        "linked": player["link"]["linked"],
-        "per_game": per_game,
-        "versus": [
-            {k: v[k] for k in ("player_id", "name", "games", "ahead", "behind", "level", "wins", "their_wins")}
-            for v in player["versus"]
-        ],
-    }
 
 
 def logged_in(request) -> None:
@@ -120,7 +70,8 @@ class PlayerListView(APIView):
     )
     def get(self, request):
         logged_in(request)
-        return Response([player_summary(request, p) for p in services.table_players(request.user)])
+        players = services.table_players(request.user)
+        return Response(s.PlayerSerializer(players, many=True, context={"request": request}).data)
 
 
 class PlayerDetailView(APIView):
@@ -142,39 +93,21 @@ class PlayerDetailView(APIView):
         page = results_page(request)
         start = (page - 1) * RESULTS_PAGE
         player = services.table_player(request.user, player_id, request_lang(), results=(start, start + RESULTS_PAGE))
-        answer = player_detail(player)
-        pages = max([math.ceil(g["results_count"] / RESULTS_PAGE) for g in answer["per_game"]] + [1])
+        pages = max([math.ceil(g["results_count"] / RESULTS_PAGE) for g in player["per_game"]] + [1])
         url = request.build_absolute_uri(reverse("api-player", args=[player_id]))
-        answer.update(
-            page=page,
-            pages=pages,
-            next=f"{url}?page={page + 1}" if page < pages else None,
-            previous=f"{url}?page={min(page - 1, pages)}" if page > 1 else None,
-        )
-        return Response(answer)
+        paging = {
+            "page": page,
+            "pages": pages,
+            "next": f"{url}?page={page + 1}" if page < pages else None,
+            "previous": f"{url}?page={min(page - 1, pages)}" if page > 1 else None,
+        }
+        return Response(s.PlayerDetailSerializer({**player, **paging}).data)
 
 
 # Writes: a JSON body with only its documented fields, each refused with a message naming it.
 
 NOT_FOUND = OpenApiResponse(scoring_s.ErrorSerializer, description="Not a player of yours (`path`: which one).")
-WRITE_REFUSED = {400: scoring_s.ErrorSerializer, **REFUSED, 404: NOT_FOUND, 413: scoring_s.ErrorSerializer}
-
-
-class Checked(serializers.Field):
-    """A body field whose one message names it and says what it takes (missing, null or of the wrong kind)."""
-
-    def __init__(self, message, *, accepts, allow_null=False):
-        messages = {"required": message, "null": message, "invalid": message}
-        super().__init__(required=True, allow_null=allow_null, error_messages=messages)
-        self.accepts = accepts
-
-    def to_internal_value(self, data):
-        if not self.accepts(data):
-            self.fail("invalid")
-        return data
-
-    def to_representation(self, value):
-        return value
+WRITE_REFUSED = {**scoring_s.BODY_REFUSED, **REFUSED, 404: NOT_FOUND}
 
 
 def whole(lowest: int):
@@ -185,48 +118,49 @@ def text(v) -> bool:
     return isinstance(v, str)
 
 
-class MergeBody(Envelope):
+ID = {"type": "integer", "minimum": 1, "maximum": 999_999_999}
+
+
+class PlayerBody(Envelope):
+    per_game = False
+
+
+class MergeBody(PlayerBody):
     other = Checked(
+        {**ID, "description": "The player whose names join this one."},
         gettext_lazy("other: the player to merge into this one, by their id (a whole number from 1)."),
         accepts=whole(1),
     )
 
 
-class NameBody(Envelope):
-    name = Checked(gettext_lazy("name: send the name as text."), accepts=text)
+NAME_MESSAGE = gettext_lazy("name: send the name as text.")
 
 
-class SeatBody(Envelope):
-    seat = Checked(
-        gettext_lazy("seat: your seat's number (0 for the first name) or null for none of them."),
-        accepts=whole(0),
-        allow_null=True,
+class SplitBody(PlayerBody):
+    name = Checked(
+        {"type": "string", "description": "One of the player's `names`, to become a player of its own."},
+        NAME_MESSAGE,
+        accepts=text,
     )
 
 
-ID = {"type": "integer", "minimum": 1, "maximum": 999_999_999}
-MERGE_REQUEST = closed({"other": {**ID, "description": "The player whose names join this one."}}, ["other"])
-SPLIT_REQUEST = closed(
-    {"name": {"type": "string", "description": "One of the player's `names`, to become a player of its own."}},
-    ["name"],
-)
-RENAME_REQUEST = closed({"name": {**NAME, "description": "The name the account's pages show."}}, ["name"])
-SEAT_REQUEST = closed(
-    {
-        "seat": {
+class RenameBody(PlayerBody):
+    name = Checked({**NAME, "description": "The name the account's pages show."}, NAME_MESSAGE, accepts=text)
+
+
+class SeatBody(PlayerBody):
+    seat = Checked(
+        {
             "type": "integer",
             "minimum": 0,
             "maximum": 999_999_999,
             "nullable": True,
             "description": "Your seat (0 is the sheet's first name), or null: « aucun », you only kept score.",
-        }
-    },
-    ["seat"],
-)
-
-
-def _body(schema: dict) -> dict:
-    return {"application/json": schema}
+        },
+        gettext_lazy("seat: your seat's number (0 for the first name) or null for none of them."),
+        accepts=whole(0),
+        allow_null=True,
+    )
 
 
 def the_player(request, player_id: int) -> dict:
@@ -234,13 +168,7 @@ def the_player(request, player_id: int) -> dict:
     found = next((p for p in services.table_players(request.user) if p["id"] == player_id), None)
     if found is None:
         raise PlayerNotFound()
-    return player_summary(request, found)
-
-
-def _write(request) -> None:
-    """Refuse a write without a login (403) or, from a browser, without its CSRF token (403)."""
-    logged_in(request)
-    check_csrf(request)
+    return s.PlayerSerializer(found, context={"request": request}).data
 
 
 class PlayerView(PlayerDetailView):
@@ -250,12 +178,12 @@ class PlayerView(PlayerDetailView):
         summary="Rename one player of my table",
         description="The account's pages and the API show the player by this name; the sheets keep the names "
         "they were typed with (`names`). The answer is the player as the list shows it.",
-        request=_body(RENAME_REQUEST),
+        request=RenameBody,
         responses={200: s.PlayerSerializer, **WRITE_REFUSED},
     )
     def patch(self, request, player_id):
-        _write(request)
-        body = parsed(NameBody, request.data)
+        logged_in(request)
+        body = parsed(RenameBody, request.data)
         services.players_rename(user=request.user, player_id=player_id, name=body["name"])
         return Response(the_player(request, player_id))
 
@@ -266,11 +194,11 @@ class PlayerMergeView(APIView):
         description="`other`'s names become this player's; its games, figures and rating follow, and `other` is "
         "gone. Refused (400, `path` `other`) for the same player, two players who sat at the same sheet, or "
         "two players linked to different accounts. The answer is the merged player as the list shows it.",
-        request=_body(MERGE_REQUEST),
+        request=MergeBody,
         responses={200: s.PlayerSerializer, **WRITE_REFUSED},
     )
     def post(self, request, player_id):
-        _write(request)
+        logged_in(request)
         body = parsed(MergeBody, request.data)
         services.players_merge(user=request.user, into=player_id, other=body["other"])
         return Response(the_player(request, player_id))
@@ -282,12 +210,12 @@ class PlayerSplitView(APIView):
         description="One of the player's `names` becomes a player of its own (« LEA » is not Léa), shown by that "
         "name; the figures and ratings of both follow. Refused (400, `path` `name`) for a name that is not "
         "the player's, or the player's only name. The answer is the new player as the list shows it.",
-        request=_body(SPLIT_REQUEST),
+        request=SplitBody,
         responses={201: s.PlayerSerializer, **WRITE_REFUSED},
     )
     def post(self, request, player_id):
-        _write(request)
-        body = parsed(NameBody, request.data)
+        logged_in(request)
+        body = parsed(SplitBody, request.data)
         new = services.players_split(user=request.user, player_id=player_id, name=body["name"])
         answer = the_player(request, new)
         return Response(answer, status=status.HTTP_201_CREATED, headers={"Location": answer["url"]})
@@ -303,7 +231,7 @@ class PlayerLinkView(APIView):
         responses={201: s.PlayerLinkSerializer, **REFUSED, 404: NOT_FOUND},
     )
     def post(self, request, player_id):
-        _write(request)
+        logged_in(request)
         until = timezone.now() + services.PLAYER_LINK_KEEP
         token = services.player_link_make(user=request.user, player_id=player_id)
         answer = {
@@ -321,7 +249,7 @@ class PlayerLinkView(APIView):
         responses={204: None, **REFUSED, 404: NOT_FOUND},
     )
     def delete(self, request, player_id):
-        _write(request)
+        logged_in(request)
         services.player_unlink(user=request.user, player_id=player_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -344,7 +272,7 @@ class PlayerLinkAcceptView(APIView):
         shown = services.player_to_link(player_id, token)
         if shown is None:
             raise PlayerNotFound()
-        return Response(shown)
+        return Response(s.PlayerLinkShownSerializer(shown).data)
 
     @extend_schema(
         operation_id="player_link_accept",
@@ -361,12 +289,12 @@ class PlayerLinkAcceptView(APIView):
         },
     )
     def post(self, request, player_id, token):
-        _write(request)
+        logged_in(request)
         shown = services.player_to_link(player_id, token)
         if shown is None:
             raise PlayerNotFound()
         counted = services.player_link_accept(player_id=player_id, token=token, user=request.user)
-        return Response({**shown, "counted": counted})
+        return Response(s.PlayerLinkAcceptedSerializer({**shown, "counted": counted}).data)
 
 
 SEAT_SHEET = OpenApiParameter(
@@ -391,7 +319,7 @@ class SeatView(APIView):
     def get(self, request, sheet):
         logged_in(request)
         found = _own_sheet(request, sheet)
-        return Response({"sheet": found.pk, **services.seat_state(request.user, found)})
+        return Response(s.SeatSerializer({"sheet": found.pk, **services.seat_state(request.user, found)}).data)
 
     @extend_schema(
         summary="Answer « Qui êtes-vous ? »",
@@ -399,20 +327,15 @@ class SeatView(APIView):
         "yours on your own sheet), or null: « aucun », you only kept score (never asked again, no seat yours). "
         "A seat past the last name: 400.",
         parameters=[SEAT_SHEET],
-        request=_body(SEAT_REQUEST),
-        responses={
-            200: s.SeatSerializer,
-            400: scoring_s.ErrorSerializer,
-            **REFUSED,
-            404: scoring_s.ErrorSerializer,
-            413: scoring_s.ErrorSerializer,
-        },
+        request=SeatBody,
+        responses={200: s.SeatSerializer, **scoring_s.BODY_REFUSED, **REFUSED},
     )
     def put(self, request, sheet):
-        _write(request)
+        logged_in(request)
         found = _own_sheet(request, sheet)
         seat = parsed(SeatBody, request.data)["seat"]
-        return Response({"sheet": found.pk, **services.seat_answer(user=request.user, sheet=found, seat=seat)})
+        answer = services.seat_answer(user=request.user, sheet=found, seat=seat)
+        return Response(s.SeatSerializer({"sheet": found.pk, **answer}).data)
 
 
 PERIOD = OpenApiParameter(
@@ -440,19 +363,5 @@ class TableBoardView(APIView):
         if period not in ("all", "month"):
             raise InvalidInput.one("period", "invalid_period", _("period: all (the default) or month."))
         rows = services.table_board(request.user, slug, month=period == "month")
-        return Response(
-            {
-                "game": slug,
-                "period": period,
-                "rows": [
-                    {
-                        "rank": rank,
-                        **{k: row[k] for k in ("id", "name", "games", "wins", "win_rate", "best", "rating")},
-                        "url": request.build_absolute_uri(reverse("api-player", args=[row["id"]]))
-                        if row["id"]
-                        else None,
-                    }
-                    for rank, row in enumerate(rows, 1)
-                ],
-            }
-        )
+        board = {"game": slug, "period": period, "rows": [{"rank": rank, **row} for rank, row in enumerate(rows, 1)]}
+        return Response(s.BoardSerializer(board, context={"request": request}).data)

@@ -1,8 +1,10 @@
-"""The shapes of « Mes joueurs » in the API, for the OpenAPI schema (accounts/api.py builds them)."""
+"""The answers of « Mes joueurs » in the API, each described once: the serializer that renders it
+(accounts/api.py, from what accounts.services gives) is the one the OpenAPI schema documents."""
 
 from rest_framework import serializers
 
 from scoring.games import GAMES
+from web.fields import Moment, URLLink
 
 
 class PlayerRatingSerializer(serializers.Serializer):
@@ -13,7 +15,7 @@ class PlayerRatingSerializer(serializers.Serializer):
 
 
 class PlayerGameSerializer(serializers.Serializer):
-    game = serializers.ChoiceField(choices=list(GAMES), help_text="The game's slug.")
+    game = serializers.ChoiceField(choices=list(GAMES), source="slug", help_text="The game's slug.")
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
     rating = PlayerRatingSerializer(allow_null=True, help_text="null for a game without ratings (a session).")
@@ -31,7 +33,7 @@ class PlayerSerializer(serializers.Serializer):
         help_text="The person accepted the account's link: their games here count in their own account's stats."
     )
     per_game = PlayerGameSerializer(many=True, help_text="In the catalogue's order, the games this player played.")
-    url = serializers.URLField(help_text="This player in the API.")
+    url = URLLink("api-player", source="id", help_text="This player in the API.")
 
 
 class PlayerRecordSerializer(serializers.Serializer):
@@ -42,13 +44,17 @@ class PlayerRecordSerializer(serializers.Serializer):
 
 
 class PlayerResultSerializer(serializers.Serializer):
-    played_at = serializers.DateTimeField(help_text="When the game was played (its last round).")
+    played_at = Moment(help_text="When the game was played (its last round).")
     total = serializers.IntegerField()
     winner = serializers.BooleanField()
 
+    def to_representation(self, result):
+        played_at, total, winner = result  # as accounts.services gives it
+        return super().to_representation({"played_at": played_at, "total": total, "winner": winner})
+
 
 class PlayerGameDetailSerializer(serializers.Serializer):
-    game = serializers.ChoiceField(choices=list(GAMES))
+    game = serializers.ChoiceField(choices=list(GAMES), source="slug")
     name = serializers.CharField(help_text="The game's name in the request's language.")
     session = serializers.BooleanField(help_text="A session counts its own games (no totals, no average).")
     games = serializers.IntegerField()
@@ -82,7 +88,8 @@ class PlayerDetailSerializer(serializers.Serializer):
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
     linked = serializers.BooleanField(
-        help_text="The person accepted the account's link: their games here count in their own account's stats."
+        source="link.linked",
+        help_text="The person accepted the account's link: their games here count in their own account's stats.",
     )
     per_game = PlayerGameDetailSerializer(many=True)
     versus = PlayerVersusSerializer(many=True, help_text="Head to head, most games together first.")
@@ -90,6 +97,10 @@ class PlayerDetailSerializer(serializers.Serializer):
     pages = serializers.IntegerField(help_text="How many pages the game with the most results fills (at least 1).")
     next = serializers.URLField(allow_null=True, help_text="The next page of results; null on the last.")
     previous = serializers.URLField(allow_null=True, help_text="The page before; null on the first.")
+
+    def to_representation(self, player):
+        games = sum(g["games"] for g in player["per_game"])
+        return super().to_representation({**player, "games": games, "wins": sum(g["wins"] for g in player["per_game"])})
 
 
 class PlayerLinkSerializer(serializers.Serializer):
@@ -129,7 +140,7 @@ class BoardRowSerializer(serializers.Serializer):
         allow_null=True, help_text="Highest total, or lowest where the lowest wins; null for a session."
     )
     rating = PlayerRatingSerializer(allow_null=True, help_text="The table's rating in this game (all time).")
-    url = serializers.URLField(allow_null=True, help_text="This player in the API.")
+    url = URLLink("api-player", source="id", allow_null=True, help_text="This player in the API.")
 
 
 class BoardSerializer(serializers.Serializer):

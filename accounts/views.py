@@ -92,16 +92,23 @@ def sheet_restore(request, sheet_id):
     return redirect("history")
 
 
+def _download(fmt: str, name: str, csv, data) -> HttpResponse:
+    """Return an export to save: `csv()` as CSV, or `data()` as JSON (non-ASCII as is), in a file named
+    `name` and today's date."""
+    if fmt == "csv":
+        response = HttpResponse(csv(), content_type="text/csv; charset=utf-8")
+    else:
+        body = json.dumps(data(), ensure_ascii=False, indent=1)
+        response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    stamp = timezone.now().strftime("%Y%m%d")
+    response["Content-Disposition"] = f'attachment; filename="{name}-{stamp}.{fmt}"'
+    return response
+
+
 @login_required
 def export(request, fmt):
-    stamp = timezone.now().strftime("%Y%m%d")
-    if fmt == "csv":
-        response = HttpResponse(services.export_csv(request.user), content_type="text/csv; charset=utf-8")
-    else:
-        body = json.dumps(services.export_json(request.user), ensure_ascii=False, indent=1)
-        response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="num-scores-{stamp}.{fmt}"'
-    return response
+    user = request.user
+    return _download(fmt, "num-scores", lambda: services.export_csv(user), lambda: services.export_json(user))
 
 
 @login_required
@@ -156,6 +163,7 @@ def seat_join(request, sheet_id, seat, token):
     sheet = services.seat_to_claim(sheet_id, seat, token)
     if sheet is None:
         raise Http404
+    page = {"sheet": sheet, "name": sheet.players[seat], "game": GAMES[sheet.game].name}
     if not request.user.is_authenticated:
         # Say what the link is before asking anyone to log in; the login comes back here.
         if request.method == "POST":
@@ -165,9 +173,7 @@ def seat_join(request, sheet_id, seat, token):
             request,
             "accounts/seat_join.html",
             {
-                "sheet": sheet,
-                "name": sheet.players[seat],
-                "game": GAMES[sheet.game].name,
+                **page,
                 "login_url": f"{reverse('account_login')}?{back}",
                 "signup_url": f"{reverse('account_signup')}?{back}",
             },
@@ -188,9 +194,7 @@ def seat_join(request, sheet_id, seat, token):
         request,
         "accounts/seat_join.html",
         {
-            "sheet": sheet,
-            "name": sheet.players[seat],
-            "game": GAMES[sheet.game].name,
+            **page,
             "mine": holder == request.user.pk,
             "taken": holder is not None and holder != request.user.pk,
         },
@@ -393,15 +397,13 @@ def player_rename(request, player_id):
 @login_required
 def players_export(request, fmt):
     """« Mes joueurs » with their games, wins and ratings per game, as CSV or JSON."""
-    stamp = timezone.now().strftime("%Y%m%d")
-    if fmt == "csv":
-        body = services.export_csv(request.user, services.players_export_rows(request.user))
-        response = HttpResponse(body, content_type="text/csv; charset=utf-8")
-    else:
-        body = json.dumps(services.players_export(request.user), ensure_ascii=False, indent=1)
-        response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="num-scores-players-{stamp}.{fmt}"'
-    return response
+    user = request.user
+    return _download(
+        fmt,
+        "num-scores-players",
+        lambda: services.export_csv(user, services.players_export_rows(user)),
+        lambda: services.players_export(user),
+    )
 
 
 @login_required

@@ -217,7 +217,8 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # DRF's JSON parser with limits: depth ≤ 32, no NUL or lone surrogate (scoring/api/parsers.py).
     "DEFAULT_PARSER_CLASSES": ["scoring.api.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, documenting the request bodies as the views read them (scoring/api/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "scoring.api.schema.BodySchema",
     "EXCEPTION_HANDLER": "scoring.api.errors.exception_handler",
     # Per client and scope, for the API's views and the pages' (web/ratelimit.py).
     "DEFAULT_THROTTLE_RATES": {

@@ -3,9 +3,8 @@
 import secrets
 
 from django.http import Http404
-from django.middleware.csrf import CsrfViewMiddleware
 
-from scoring.exceptions import CsrfRefused, SheetGone
+from scoring.exceptions import SheetGone
 from scoring.models import Sheet
 from scoring.tokens import (
     edit_token_matches,
@@ -112,31 +111,6 @@ def get_seat_sheet(sheet_id: str, seat: int, token: str) -> Sheet:
     if not entry_link_live(sheet):
         raise Http404
     return sheet
-
-
-def csrf_failure(request) -> bool:
-    """Tell whether an unsafe request that carries cookies fails the CSRF check.
-
-    DRF checks CSRF only for logged-in users; a browser's anonymous session is
-    authority too, so every cookie-carrying write is checked. Clients that send
-    the edit token header and no cookie have no ambient authority to abuse.
-    """
-    request = getattr(request, "_request", request)
-    if request.method in ("GET", "HEAD", "OPTIONS", "TRACE"):
-        return False
-    if request.headers.get("X-Edit-Token") and not request.COOKIES:
-        return False
-    if not request.COOKIES:
-        return False
-    check = CsrfViewMiddleware(lambda r: None)
-    check.process_request(request)
-    return check.process_view(request, None, (), {}) is not None
-
-
-def check_csrf(request) -> None:
-    """Raise CsrfRefused when an unsafe request that carries cookies fails the CSRF check (see csrf_failure)."""
-    if csrf_failure(request):
-        raise CsrfRefused()
 
 
 class GoneMiddleware:

@@ -36,17 +36,11 @@ def sheet_message(sheet, *, recheck: bool = False) -> dict:
 
     `recheck` asks every stream to check again who may read the sheet (it changed hands).
     """
-    draft = sheet.draft or {}
     message = {
         "version": sheet.version,
         "rounds": sheet.round_count,
         "finished": sheet.finished,
-        "draft": {
-            "number": sheet.round_count + 1,
-            "entries": draft.get("entries") or {},
-            "fields": draft.get("fields") or {},
-            "entered": draft.get("entered") or [],
-        },
+        "draft": sheet.draft_state(),
     }
     if recheck:
         message["recheck"] = True

@@ -7,8 +7,10 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import connection, connections, models, reset_queries, transaction
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
+from scoring import tokens
 from scoring.games import GAMES
 
 GAME_CHOICES = [(slug, game.name["fr"]) for slug, game in GAMES.items()]
@@ -245,6 +247,38 @@ class Sheet(models.Model):
     def engine(self):
         """Return the game's engine for this stored sheet (its names taken as kept, see Game.score)."""
         return GAMES[self.game].kept()
+
+    def draft_state(self) -> dict:
+        """Return the round in progress as the phones are told it: its number, entries, fields, who entered."""
+        draft = self.draft or {}
+        return {
+            "number": self.round_count + 1,
+            "entries": draft.get("entries") or {},
+            "fields": draft.get("fields") or {},
+            "entered": draft.get("entered") or [],
+        }
+
+    # The sheet's links, the one place they are built (paths: the request makes them absolute).
+
+    def page_path(self) -> str:
+        """Return the sheet's page: its editor's, or a share-link holder's with the token."""
+        return reverse("sheet", args=[self.pk])
+
+    def share_path(self) -> str:
+        """Return the share link: the sheet read only, while this generation of links lasts."""
+        return reverse("sheet-watch", args=[self.pk, tokens.read_token(self.pk, self.links_epoch)])
+
+    def seat_path(self, seat: int) -> str:
+        """Return the player's own entry link for `seat` (their entry of the round in progress)."""
+        return reverse("seat-entry", args=[self.pk, seat, tokens.entry_token(self.pk, seat, self.links_epoch)])
+
+    def seat_paths(self) -> dict[str, str]:
+        """Return each player's own entry link, by name."""
+        return {name: self.seat_path(seat) for seat, name in enumerate(self.players)}
+
+    def edit_path(self, edit_token: str) -> str:
+        """Return the edit link: opening it lets that browser edit the sheet (`edit_token`, given once)."""
+        return f"{self.page_path()}?edit={edit_token}"
 
 
 class Player(models.Model):

@@ -323,18 +323,6 @@ def draft_round(sheet: Sheet) -> dict:
     return sheet.engine.round_of_draft(draft.get("fields") or {}, draft.get("entries") or {})
 
 
-def draft_payload(sheet: Sheet) -> dict:
-    """Return the round in progress as the API shows it."""
-    draft = sheet.draft or {}
-    return {
-        "number": sheet.round_count + 1,
-        "entries": draft.get("entries") or {},
-        "fields": draft.get("fields") or {},
-        "entered": draft.get("entered") or [],
-        "version": sheet.version,
-    }
-
-
 def draft_rows(sheet: Sheet, players: list[str]) -> list[dict]:
     """Return, for the pages, each player of the round in progress with their entry and whether it is complete."""
     draft = sheet.draft or {}

@@ -339,9 +339,7 @@ def _sheet_context(
         }
         for seat, name in enumerate(players)
     ]
-    share_url = request.build_absolute_uri(
-        reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk, sheet.links_epoch)])
-    )
+    share_url = request.build_absolute_uri(sheet.share_path())
     next_round = result.get("next_round")
     context = {
         "sheet": sheet,
@@ -422,7 +420,8 @@ def _sheet_context(
     context["entry_values"] = _entry_values(context)
     if role == EDITOR and next_round and not editing:
         context["seat_links"] = [
-            {"name": name, "url": _seat_url(request, sheet, sheet.players.index(name))} for name in entry_players
+            {"name": name, "url": request.build_absolute_uri(sheet.seat_path(sheet.players.index(name)))}
+            for name in entry_players
         ]
     context["board"] = board_html(request, context, lang)
     if role == EDITOR:
@@ -452,11 +451,6 @@ def _entry_values(context: dict) -> dict:
     }
 
 
-def _seat_url(request, sheet, seat: int) -> str:
-    token = tokens.entry_token(sheet.pk, seat, sheet.links_epoch)
-    return request.build_absolute_uri(reverse("seat-entry", args=[sheet.pk, seat, token]))
-
-
 def _sheet_data(request, sheet, game: dict, result: dict, datas: list, lang: str, editing: int | None) -> dict:
     """Return what the page's script needs to keep drafts and score rounds waiting for the network.
 
@@ -481,7 +475,7 @@ def _sheet_data(request, sheet, game: dict, result: dict, datas: list, lang: str
         "empty_rule": sheet.engine.empty_rule(sheet.options),
         "lang": lang,
         "urls": {
-            "page": reverse("sheet", args=[sheet.pk]),
+            "page": sheet.page_path(),
             "rounds": reverse("api-rounds", args=[sheet.pk]),
             "round": reverse("api-round", args=[sheet.pk, editing]) if editing else "",
         },
@@ -568,8 +562,7 @@ def seat_entry(request, sheet_id, seat, token):
             "playing": name in players_now,
             "mine": (sheet.draft.get("entries") or {}).get(name) if sheet.draft else None,
             "late": late,
-            "watch_url": reverse("sheet-watch", args=[sheet.pk, tokens.read_token(sheet.pk, sheet.links_epoch)])
-            + "?fragment=1",
+            "watch_url": sheet.share_path() + "?fragment=1",
             "entry_players": [name],
         }
     )

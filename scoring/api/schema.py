@@ -1,11 +1,12 @@
 """How the OpenAPI schema is drawn from the views: one operation per game, links between a sheet's operations.
 
-drf-spectacular documents each view (scoring/api/views.py); two hooks (numapp/settings.py,
+drf-spectacular documents each view (scoring/api/views.py) with `BodySchema`; three hooks (numapp/settings.py,
 SPECTACULAR_SETTINGS) finish the schema:
 
 - `one_operation_per_game`: `/games/{slug}/score/` and `/games/{slug}/trick/` become one
-  operation per game (`/games/numx/score/`…), each with its game's body (scoring/api/shapes.py):
-  the players, options and entries a game takes depend on the game.
+  operation per game (`/games/numx/score/`…), each with its game's body (`BodySchema`, from the
+  body of scoring/api/inputs.py): the players, options and entries a game takes depend on the game.
+- `required_bodies`: a body with a field the server needs is marked required (a missing body lacks it).
 - `sheet_links`: OpenAPI links from the answers that give a sheet (its id, its edit token,
   its ETag) to the operations on that sheet, so that a client or a test (schemathesis's
   stateful run) can follow them.
@@ -13,18 +14,26 @@ SPECTACULAR_SETTINGS) finish the schema:
 
 from drf_spectacular.openapi import AutoSchema
 
-from scoring.api import shapes
+from scoring.api.inputs import Envelope
 from scoring.games import GAMES
 
 
-class GameSchema(AutoSchema):
-    """The schema of a view whose body is its game's (the view's `game`, set per operation by the hook)."""
+class BodySchema(AutoSchema):
+    """The API's schema class: a request body given as a body of scoring/api/inputs.py (`extend_schema(
+    request=SheetBody)`) is documented inline by the JSON Schema drawn from its fields, for the view's
+    game when it serves one (`game`, set per operation by `one_operation_per_game`), else for any game."""
 
-    shape = staticmethod(shapes.score_request)
+    def _get_request_for_media_type(self, serializer, direction="request"):
+        if isinstance(serializer, type) and issubclass(serializer, Envelope):
+            game = getattr(self.view, "game", None)
+            return serializer.json_schema(GAMES[game] if game else None), False
+        return super()._get_request_for_media_type(serializer, direction)
+
+
+class GameSchema(BodySchema):
+    """The schema of a view that serves one game per operation: that game's example request only."""
+
     example = "api_example"
-
-    def get_request_serializer(self):
-        return {"application/json": self.shape(GAMES[self.view.game])}
 
     def get_examples(self):
         body = getattr(GAMES[self.view.game], self.example)
@@ -32,7 +41,6 @@ class GameSchema(AutoSchema):
 
 
 class TrickSchema(GameSchema):
-    shape = staticmethod(shapes.trick_request)
     example = "trick_example"
 
 

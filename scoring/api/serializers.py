@@ -1,13 +1,46 @@
-"""Response shapes for the OpenAPI schema (the request bodies' are scoring/api/shapes.py).
+"""The API's answers, each described once: the serializer that renders it is the one the schema documents.
 
-The payloads are built in scoring/api/payloads.py; these serializers document them.
+A sheet, the list of one's sheets and the round in progress are rendered by their
+serializer from the model (`SheetSerializer(sheet, context=…).data`): a field leaves only if
+it is declared here. What the engine computes (a game's result, a trick, the catalogue)
+is the engine's own answer, given as it is and documented by the serializers below
+(`ResultSerializer`…); a game may add fields of its own to its result (docs/api.md).
+The request bodies are scoring/api/inputs.py's.
 """
 
 from rest_framework import serializers
 
+from scoring import services
+from scoring.access import EDITOR
 from scoring.games import GAMES
 from scoring.games.cards import ALL_KINDS
 from scoring.games.numking_referee import ACTION_NAMES
+from web.fields import Link, Moment
+
+
+class CanEdit(serializers.BooleanField):
+    """Whether the request may write the sheet (its role, in the context)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", **kwargs)
+
+    def to_representation(self, sheet):
+        return self.context["role"] == EDITOR
+
+
+class EditToken(serializers.CharField):
+    """The sheet's edit token, in the context of the call that made it (the only time it is said)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", **kwargs)
+
+    def to_representation(self, sheet):
+        return self.context["edit_token"]
+
+
+class EditLink(EditToken):
+    def to_representation(self, sheet):
+        return self.context["request"].build_absolute_uri(sheet.edit_path(self.context["edit_token"]))
 
 
 class CardSerializer(serializers.Serializer):
@@ -82,6 +115,10 @@ class ErrorSerializer(serializers.Serializer):
     errors = ErrorItemSerializer(many=True)
 
 
+# The refusals of a request with a body: invalid (400), not found (404), too large (413).
+BODY_REFUSED = {400: ErrorSerializer, 404: ErrorSerializer, 413: ErrorSerializer}
+
+
 class GameSerializer(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.DictField(child=serializers.CharField())
@@ -121,6 +158,8 @@ class TrickSerializer(serializers.Serializer):
     )
 
 
+# The round in progress of a sheet (the instance), as every phone reads and writes it. (Comments, not
+# docstrings, on the rendering serializers: a docstring would be the schema's description.)
 class DraftSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="The round being entered (the next one).")
     entries = serializers.DictField(
@@ -136,35 +175,80 @@ class DraftSerializer(serializers.Serializer):
     entered = serializers.ListField(child=serializers.CharField(), help_text="The players whose entry is complete.")
     version = serializers.IntegerField(help_text="The sheet's version (its ETag).")
 
+    def to_representation(self, sheet):
+        return super().to_representation({**sheet.draft_state(), "version": sheet.version})
 
+
+# A sheet (the instance) for a request (`context`: `request`, `role`, `lang`, `edit_token` once). Its own
+# fields are rendered from the model; the result's are the engine's, as the scoring endpoint gives them
+# (with each round's `number` and `entry`, the round as stored).
 class SheetSerializer(ResultSerializer):
-    id = serializers.CharField()
+    id = serializers.CharField(source="pk")
     game = serializers.CharField()
     players = serializers.ListField(child=serializers.CharField())
     version = serializers.IntegerField()
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()
-    expires_at = serializers.DateTimeField(allow_null=True)
-    can_edit = serializers.BooleanField()
-    url = serializers.CharField()
-    share_url = serializers.CharField(required=False)
-    draft = DraftSerializer(help_text="The round in progress.")
+    created_at = Moment()
+    updated_at = Moment()
+    expires_at = Moment(allow_null=True)
+    can_edit = CanEdit()
+    url = Link(source="page_path")
+    draft = DraftSerializer(source="*", help_text="The round in progress.")
+    share_url = Link(source="share_path", required=False)
     seat_urls = serializers.DictField(
-        child=serializers.CharField(), required=False, help_text="Editor only: each player's own entry link."
+        child=Link(),
+        source="seat_paths",
+        required=False,
+        help_text="Editor only: each player's own entry link.",
     )
-    edit_token = serializers.CharField(required=False, help_text="Returned once, by the create call.")
-    edit_url = serializers.CharField(
-        required=False, help_text="Returned once: the page that lets a browser edit the sheet."
-    )
+    edit_token = EditToken(required=False, help_text="Returned once, by the create call.")
+    # Opening this link in a browser lets that browser edit (and save) the sheet.
+    edit_url = EditLink(required=False, help_text="Returned once: the page that lets a browser edit the sheet.")
+
+    # Only for the editor; only in the create call's answer (its edit token); the engine's.
+    EDITOR_ONLY = ("share_url", "seat_urls")
+    ONCE = ("edit_token", "edit_url")
+    RESULT = tuple(ResultSerializer._declared_fields)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if "role" not in self.context:  # the schema: every field
+            return fields
+        drop = [
+            *self.RESULT,
+            *(() if self.context.get("edit_token") else self.ONCE),
+            *(() if self.context["role"] == EDITOR else self.EDITOR_ONLY),
+        ]
+        return {name: field for name, field in fields.items() if name not in drop}
+
+    def to_representation(self, sheet):
+        result, datas = services.sheet_state(sheet, self.context["lang"])  # may move `sheet` to a newer version
+        for number, (out, stored) in enumerate(zip(result["rounds"], datas), start=1):
+            out["number"] = number
+            out["entry"] = stored
+        own = list(super().to_representation(sheet).items())
+        at = [name for name, _value in own].index("draft")
+        # The sheet's own fields, its result, then the round in progress and the links.
+        return {**dict(own[:at]), **result, **dict(own[at:])}
 
 
+class SeatTotals(serializers.DictField):
+    """Each player's total, from the sheet's seats (prefetched)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(child=serializers.IntegerField(), source="*", **kwargs)
+
+    def to_representation(self, sheet):
+        return super().to_representation({seat.name: seat.total for seat in sheet.seats.all()})
+
+
+# A sheet (the instance, its seats prefetched) as the list of one's sheets shows it.
 class SheetSummarySerializer(serializers.Serializer):
-    id = serializers.CharField()
+    id = serializers.CharField(source="pk")
     game = serializers.CharField()
     players = serializers.ListField(child=serializers.CharField())
-    totals = serializers.DictField(child=serializers.IntegerField())
+    totals = SeatTotals()
     finished = serializers.BooleanField()
-    rounds = serializers.IntegerField()
-    updated_at = serializers.DateTimeField()
-    expires_at = serializers.DateTimeField(allow_null=True)
-    url = serializers.CharField()
+    rounds = serializers.IntegerField(source="round_count")
+    updated_at = Moment()
+    expires_at = Moment(allow_null=True)
+    url = Link("api-sheet", source="pk")

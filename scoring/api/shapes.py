@@ -1,10 +1,11 @@
-"""The request bodies' JSON Schema, read from the engines: what each game accepts, said once.
+"""The JSON Schema of what the request bodies carry, read from the engines: what each game accepts, said once.
 
 The engines validate every request (scoring/games/); this module describes the same
 rules for the OpenAPI schema from the engines' own data (player counts, options,
 decks, entry and round fields), so that a game or an option added to an engine is
-documented without another copy. Every object is closed (`additionalProperties:
-false`): the engines refuse unknown fields.
+documented without another copy. The bodies themselves (their keys, which ones are
+needed, `number`) are scoring/api/inputs.py's, whose fields take these schemas. Every
+object is closed (`additionalProperties: false`): the engines refuse unknown fields.
 
 What JSON Schema cannot say stays the engines' and is listed in `GAME_RULES`: how
 one field depends on another (each player has an entry, a card held once, a bid
@@ -12,11 +13,10 @@ within the cards dealt, an option's range that depends on the players or the mod
 and the names rule (Unicode categories, NFC, equal names ignoring case).
 """
 
-from scoring.games import GAMES
 from scoring.games.base import MAX_ROUNDS_PER_REQUEST, TYPED_MAX, TYPED_MIN
 from scoring.games.cards import ALL_KINDS, NUMERIC
 from scoring.games.names import MAX_NAME
-from scoring.games.numking_referee import CARD_SCHEMA, PLAY_SCHEMA, TRICK_SCHEMA
+from scoring.games.numking_referee import CARD_SCHEMA, PLAY_SCHEMA
 
 # The refusal codes of a well-formed request that breaks a rule of the game (docs/api.md,
 # "What the schema cannot say"): a request the schema accepts may still get 400 with these.
@@ -197,97 +197,27 @@ def round_schema(game) -> dict:
     return closed(properties, () if game.entries_optional else ("entries",))
 
 
-def score_request(game) -> dict:
-    return closed(
-        {
-            "players": players_schema(game),
-            "options": options_schema(game),
-            "rounds": nullable({"type": "array", "items": round_schema(game), "maxItems": MAX_ROUNDS_PER_REQUEST}),
-        },
-        ("players",),
-    )
+def game_slug(game) -> dict:
+    return {"type": "string", "enum": [game.slug]}
 
 
-def sheet_create_request() -> dict:
-    """Return the create call's body: one shape per game, told apart by `game`."""
-    shapes = [
-        closed(
-            {
-                "game": {"type": "string", "enum": [slug]},
-                "players": players_schema(game),
-                "options": options_schema(game),
-            },
-            ("game", "players"),
-            title=f"{slug} sheet",
-        )
-        for slug, game in GAMES.items()
-    ]
-    return {"oneOf": shapes}
+def rounds_schema(game) -> dict:
+    return nullable({"type": "array", "items": round_schema(game), "maxItems": MAX_ROUNDS_PER_REQUEST})
 
 
-def _any_game(shape) -> dict:
-    """Return a body of a sheet's write: the sheet's game decides which of the games' shapes applies."""
-    shapes = [shape(game) for game in GAMES.values()]
-    return {"anyOf": shapes}
+def plays_schema(game) -> dict:
+    return {"type": "array", "items": PLAY_SCHEMA, "minItems": 1, "maxItems": game.max_players}
 
 
-def round_replace_request() -> dict:
-    """Return a round that replaces a sheet's round: its game's round."""
-    return _any_game(round_schema)
+def played_schema(game) -> dict:
+    return nullable({"type": "array", "items": CARD_SCHEMA})
 
 
-def round_request() -> dict:
-    """Return a round sent to a sheet (its game's round), with `number`; or `{"from_draft": true}`."""
-
-    def with_number(game):
-        schema = round_schema(game)
-        return {**schema, "properties": {**schema["properties"], "number": ROUND_NUMBER}}
-
-    from_draft = closed({"from_draft": {"type": "boolean", "enum": [True]}, "number": ROUND_NUMBER}, ("from_draft",))
-    return {"anyOf": [*(with_number(g) for g in GAMES.values()), from_draft]}
+def draft_entries_schema(game) -> dict:
+    """Return the entries of the round in progress: any of an entry's fields, each checked as far as it goes."""
+    return {"type": "object", "additionalProperties": entry_schema(game)}
 
 
-def draft_request() -> dict:
-    """Return the round in progress as the editor writes it: entries, round-level fields, `number`."""
-
-    def draft(game):
-        fields = {f: game.round_field_schemas[f] for f in game.draft_fields}
-        return closed(
-            {
-                "entries": {"type": "object", "additionalProperties": game_entry_partial(game)},
-                "fields": closed(fields),
-                "number": ROUND_NUMBER,
-            }
-        )
-
-    return _any_game(draft)
-
-
-def game_entry_partial(game) -> dict:
-    """Return an entry of the round in progress: any of the entry's fields, each checked as far as it goes."""
-    return entry_schema(game)
-
-
-def draft_entry_request() -> dict:
-    def entry(game):
-        schema = entry_schema(game)
-        return {**schema, "properties": {**schema["properties"], "number": ROUND_NUMBER}}
-
-    return _any_game(entry)
-
-
-def draft_trick_request() -> dict:
-    """Return one trick of the hand in the round in progress, as stored, with the round it is meant for."""
-    return {**TRICK_SCHEMA, "properties": {**TRICK_SCHEMA["properties"], "number": ROUND_NUMBER}}
-
-
-def trick_request(game) -> dict:
-    return closed(
-        {
-            "players": players_schema(game),
-            "options": options_schema(game),
-            "plays": {"type": "array", "items": PLAY_SCHEMA, "minItems": 1, "maxItems": game.max_players},
-            "played": nullable({"type": "array", "items": CARD_SCHEMA}),
-        },
-        ("players", "plays"),
-    )
+def draft_fields_schema(game) -> dict:
+    """Return the round-level fields of the round in progress (Num King's hand of tricks too)."""
+    return closed({f: game.round_field_schemas[f] for f in game.draft_fields})

@@ -15,20 +15,19 @@ from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from scoring import services
-from scoring.access import EDITOR, check_csrf, get_sheet, my_sheets, owner_key, seat_of
+from scoring.access import EDITOR, get_sheet, my_sheets, owner_key, seat_of
 from scoring.api import serializers as s
-from scoring.api import shapes
 from scoring.api.inputs import (
     DraftBody,
     DraftEntryBody,
     DraftTrickBody,
     RoundAddBody,
+    RoundBody,
     ScoreBody,
     SheetBody,
     TrickBody,
     parsed,
 )
-from scoring.api.payloads import sheet_payload, sheet_summary
 from scoring.api.schema import GameSchema, TrickSchema
 from scoring.exceptions import PreconditionRequired
 from scoring.games import GAMES
@@ -41,7 +40,6 @@ EXAMPLES = {slug: game.api_example for slug, game in GAMES.items() if game.api_e
 # The games with a trick referee, and their example tricks.
 REFEREES = {slug: game.trick_example for slug, game in GAMES.items() if game.referee}
 
-ERRORS = {400: s.ErrorSerializer, 404: s.ErrorSerializer, 413: s.ErrorSerializer}
 EDIT_TOKEN = OpenApiParameter(
     "X-Edit-Token",
     str,
@@ -120,6 +118,11 @@ def _idempotency_key(request) -> str:
     return key
 
 
+def _not_modified(request, sheet) -> bool:
+    """Tell whether the request's If-None-Match names the sheet's version (`"3"`, `W/"3"`, `3`): a 304."""
+    return request.headers.get("If-None-Match", "").removeprefix("W/").strip('"') == str(sheet.version)
+
+
 def _answer(body, *, version: int, code: int = status.HTTP_200_OK) -> Response:
     """Return a write's or a sheet's answer: its version as ETag, kept by no cache."""
     response = Response(body, status=code)
@@ -129,7 +132,8 @@ def _answer(body, *, version: int, code: int = status.HTTP_200_OK) -> Response:
 
 
 def _sheet_response(request, sheet, role, *, code=status.HTTP_200_OK, edit_token="") -> Response:
-    body = sheet_payload(request, sheet, role, lang=request_lang(), edit_token=edit_token)
+    context = {"request": request, "role": role, "lang": request_lang(), "edit_token": edit_token}
+    body = s.SheetSerializer(sheet, context=context).data  # may move `sheet` to a newer version
     return _answer(body, version=sheet.version, code=code)
 
 
@@ -149,16 +153,18 @@ class GameListView(APIView):
         return Response([game.describe(lang) for game in GAMES.values()])
 
 
-def _json(schema: dict) -> dict:
-    """Return a request body's documentation: its JSON Schema (scoring/api/shapes.py)."""
-    return {"application/json": schema}
+class GameView(APIView):
+    """An endpoint whose body is a game's (`/games/{slug}/…`): no login, nothing stored, one operation per game
+    in the schema (`games`, `game`: scoring/api/schema.py)."""
 
-
-class ScoreView(APIView):
-    schema = GameSchema()
-    game = None  # the schema's operation for one game (scoring/api/schema.py)
+    stateless = True  # stores nothing, reads no session: no CSRF check (scoring/api/auth.py)
+    game = None  # the schema's operation for one game
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "score"
+
+
+class ScoreView(GameView):
+    schema = GameSchema()
 
     @staticmethod
     def games():
@@ -167,7 +173,8 @@ class ScoreView(APIView):
     @extend_schema(
         summary="Score a game without saving it",
         description="No login, nothing stored. The same engine scores saved sheets.",
-        responses={200: s.ResultSerializer, **ERRORS},
+        request=ScoreBody,
+        responses={200: s.ResultSerializer, **s.BODY_REFUSED},
         examples=[OpenApiExample(slug, value=body, request_only=True) for slug, body in EXAMPLES.items()],
     )
     def post(self, request, slug):
@@ -179,11 +186,8 @@ class ScoreView(APIView):
         return Response(result)
 
 
-class TrickView(APIView):
+class TrickView(GameView):
     schema = TrickSchema()
-    game = None
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "score"
 
     @staticmethod
     def games():
@@ -197,7 +201,8 @@ class TrickView(APIView):
             "who leads the next trick, each step explained in `details`. `played` lists the round's earlier "
             "cards so that a card played twice in a round is refused."
         ),
-        responses={200: s.TrickSerializer, **ERRORS},
+        request=TrickBody,
+        responses={200: s.TrickSerializer, **s.BODY_REFUSED},
         examples=[OpenApiExample(slug, value=body, request_only=True) for slug, body in REFEREES.items()],
     )
     def post(self, request, slug):
@@ -219,7 +224,7 @@ class SheetListView(APIView):
     @extend_schema(summary="The sheets this browser or account may edit", responses=s.SheetSummarySerializer(many=True))
     def get(self, request):
         sheets = my_sheets(request).prefetch_related("seats")[:100]
-        return Response([sheet_summary(request, sheet) for sheet in sheets])
+        return Response(s.SheetSummarySerializer(sheets, many=True, context={"request": request}).data)
 
     @extend_schema(
         summary="Create a sheet",
@@ -228,8 +233,8 @@ class SheetListView(APIView):
             "and `share_url` (read-only link). A browser session that creates a sheet may "
             "also write to it. An anonymous sheet is kept 48 hours after its last change (`expires_at`)."
         ),
-        request=_json(shapes.sheet_create_request()),
-        responses={201: s.SheetSerializer, **ERRORS},
+        request=SheetBody,
+        responses={201: s.SheetSerializer, **s.BODY_REFUSED},
         examples=[
             OpenApiExample(
                 slug, value={"game": slug, "players": body["players"], "options": body["options"]}, request_only=True
@@ -238,7 +243,6 @@ class SheetListView(APIView):
         ],
     )
     def post(self, request):
-        check_csrf(request)
         body = parsed(SheetBody, request.data)
         created = services.sheet_create(
             game=body.get("game"),
@@ -261,7 +265,7 @@ class SheetDetailView(APIView):
     )
     def get(self, request, sheet_id):
         sheet, role = get_sheet(request, sheet_id, write=False)
-        if request.headers.get("If-None-Match", "").removeprefix("W/").strip('"') == str(sheet.version):
+        if _not_modified(request, sheet):
             return Response(status=status.HTTP_304_NOT_MODIFIED)
         return _sheet_response(request, sheet, role)
 
@@ -283,10 +287,10 @@ class RoundListView(APIView):
             IDEMPOTENCY_KEY,
             IF_MATCH,
         ],
-        request=_json(shapes.round_request()),
+        request=RoundAddBody,
         responses={
             201: s.SheetSerializer,
-            **ERRORS,
+            **s.BODY_REFUSED,
             409: s.ErrorSerializer,
             412: s.ErrorSerializer,
             422: s.ErrorSerializer,
@@ -299,7 +303,6 @@ class RoundListView(APIView):
         number, from_draft = body.get("number"), "from_draft" in body
         data = {"from_draft": True} if from_draft else body["rest"]
         sheet, _role = get_sheet(request, sheet_id, write=True)
-        check_csrf(request)
         version = _if_match(request)
         with services.once(sheet, key, data, number) as once:
             if once.replay is not None:
@@ -322,17 +325,15 @@ class RoundDetailView(APIView):
 
     @extend_schema(
         summary="Replace a round",
-        request=_json(shapes.round_replace_request()),
-        responses={200: s.SheetSerializer, **ERRORS, 412: s.ErrorSerializer},
+        request=RoundBody,
+        responses={200: s.SheetSerializer, **s.BODY_REFUSED, 412: s.ErrorSerializer},
         parameters=[EDIT_TOKEN, IF_MATCH],
     )
     def put(self, request, sheet_id, number):
         sheet, role = get_sheet(request, sheet_id, write=True)
-        check_csrf(request)
         version = _if_match(request)
-        sheet = services.round_edit(
-            sheet=sheet, number=number, data=request.data, lang=request_lang(), if_version=version
-        )
+        data = parsed(RoundBody, request.data)["rest"]
+        sheet = services.round_edit(sheet=sheet, number=number, data=data, lang=request_lang(), if_version=version)
         return _sheet_response(request, sheet, role)
 
     @extend_schema(
@@ -342,7 +343,6 @@ class RoundDetailView(APIView):
     )
     def delete(self, request, sheet_id, number):
         sheet, role = get_sheet(request, sheet_id, write=True)
-        check_csrf(request)
         version = _if_match(request)
         sheet = services.round_delete(sheet=sheet, number=number, lang=request_lang(), if_version=version)
         return _sheet_response(request, sheet, role)
@@ -360,7 +360,6 @@ class RematchView(APIView):
     )
     def post(self, request, sheet_id):
         sheet, _role = get_sheet(request, sheet_id, write=True)
-        check_csrf(request)
         # InvalidInput: a name an older rule let through.
         created = services.sheet_rematch(sheet=sheet, lang=request_lang(), **_new_sheet_owner(request))
         return _sheet_response(
@@ -369,7 +368,7 @@ class RematchView(APIView):
 
 
 def _draft_response(sheet) -> Response:
-    return _answer(services.draft_payload(sheet), version=sheet.version)
+    return _answer(s.DraftSerializer(sheet).data, version=sheet.version)
 
 
 SEAT_TOKEN = OpenApiParameter(
@@ -396,7 +395,7 @@ class DraftView(APIView):
     )
     def get(self, request, sheet_id):
         sheet, _role = get_sheet(request, sheet_id, write=False)
-        if request.headers.get("If-None-Match", "").removeprefix("W/").strip('"') == str(sheet.version):
+        if _not_modified(request, sheet):
             return Response(status=status.HTTP_304_NOT_MODIFIED)
         return _draft_response(sheet)
 
@@ -409,10 +408,10 @@ class DraftView(APIView):
             "it goes. Send `If-Match` with the version the round in progress was read at to refuse a "
             "stale write (412): another phone's entry is never overwritten unseen."
         ),
-        request=_json(shapes.draft_request()),
+        request=DraftBody,
         responses={
             200: s.DraftSerializer,
-            **ERRORS,
+            **s.BODY_REFUSED,
             409: s.ErrorSerializer,
             412: s.ErrorSerializer,
         },
@@ -422,7 +421,6 @@ class DraftView(APIView):
         sheet, _role = get_sheet(request, sheet_id, write=True)
         body = parsed(DraftBody, request.data)
         version = _if_match(request)
-        check_csrf(request)
         sheet = services.draft_put(
             sheet=sheet,
             entries=body.get("entries"),
@@ -441,7 +439,6 @@ class DraftView(APIView):
     )
     def delete(self, request, sheet_id):
         sheet, _role = get_sheet(request, sheet_id, write=True)
-        check_csrf(request)
         services.draft_clear(sheet=sheet, lang=request_lang())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -462,7 +459,7 @@ class DraftTrickView(APIView):
             "without it): another phone's write since the round in progress was read answers 412, "
             "nothing stored."
         ),
-        request=_json(shapes.draft_trick_request()),
+        request=DraftTrickBody,
         responses={
             200: s.DraftSerializer,
             400: s.ErrorSerializer,
@@ -483,7 +480,6 @@ class DraftTrickView(APIView):
         version = _if_match(request)
         if version is None:
             raise PreconditionRequired()
-        check_csrf(request)
         trick = {"leader": body.get("leader"), "plays": body.get("plays")}
         sheet = services.draft_trick_put(
             sheet=sheet, index=n - 1, trick=trick, lang=request_lang(), number=body.get("number"), if_version=version
@@ -502,8 +498,8 @@ class DraftEntryView(APIView):
             'entry (`{"bid": 2}`, `{"cards": [...]}`…), with `number`, the round it is meant for: '
             "if that round was saved meanwhile, 409 `round_saved`."
         ),
-        request=_json(shapes.draft_entry_request()),
-        responses={200: s.DraftSerializer, **ERRORS, 409: s.ErrorSerializer},
+        request=DraftEntryBody,
+        responses={200: s.DraftSerializer, **s.BODY_REFUSED, 409: s.ErrorSerializer},
         parameters=[EDIT_TOKEN, SEAT_TOKEN],
     )
     def put(self, request, sheet_id, player):
@@ -513,7 +509,6 @@ class DraftEntryView(APIView):
         if role != EDITOR and seat_of(request, sheet) != sheet.players.index(player):
             raise Http404  # another player's token, a share link, a stranger: as if it did not exist
         body = parsed(DraftEntryBody, request.data)
-        check_csrf(request)
         sheet = services.draft_entry_put(
             sheet=sheet, player=player, entry=body["rest"], lang=request_lang(), number=body.get("number")
         )

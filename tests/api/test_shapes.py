@@ -1,7 +1,8 @@
-"""One output shape per resource: the payload functions build it, the schema's serializers only describe it.
+"""One output shape per resource: the serializer that renders it is the one the schema documents.
 
-Each resource's fields, as a client gets them, are the ones its serializer documents:
-a field added to a payload and not to the schema (or the other way) fails here.
+Each resource's fields, as a client gets them, are the ones its serializer documents: the
+sheet's own fields are rendered by it, and a field the engine's result adds (or one the
+serializer declares and no answer has) fails here.
 """
 
 import pytest
