@@ -106,7 +106,7 @@ class PlayerDetailSerializer(serializers.Serializer):
 class PlayerLinkSerializer(serializers.Serializer):
     url = serializers.URLField(help_text="The page to send to the person: they open it, log in and accept.")
     api_url = serializers.URLField(help_text="The same link in the API: GET says what it is, POST accepts it.")
-    expires_at = serializers.DateTimeField(help_text="The link works once, until then (30 days).")
+    expires_at = Moment(help_text="The link works once, until then (30 days).")
 
 
 class PlayerLinkShownSerializer(serializers.Serializer):

@@ -7,6 +7,8 @@ The history is tests/web/test_players.py's: two Num-X Malus games (Speed-Game, t
     game B: Zoé 8, Léa 1 (wins), Maxime 4, Tom 6
 """
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from django.test import Client
 
@@ -158,7 +160,10 @@ def test_a_link_made_in_the_api_is_accepted_in_the_api_and_ended(zoe):
     assert link["url"].startswith(f"http://testserver/players/link/{lea}/")
     api_path = link["api_url"].removeprefix("http://testserver")
     assert api_path == link["url"].removeprefix("http://testserver").replace("/players/", "/api/v1/players/", 1)
-    assert link["expires_at"]
+    # A moment in UTC, as every date the API gives, 30 days from now.
+    assert link["expires_at"].endswith("Z")
+    left = datetime.fromisoformat(link["expires_at"]) - datetime.now(UTC)
+    assert timedelta(days=29, hours=23) < left <= timedelta(days=30)
     # Anyone with the link sees whose table and which player, nothing else.
     assert Client().get(api_path).json() == {"player": lea, "name": "lea", "table": ""}
     assert post(Client(), api_path).status_code in (401, 403)
