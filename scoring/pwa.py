@@ -6,6 +6,7 @@ view. The engine bundle is the Python source of scoring/games, which the in-page
 (static/js/engine-worker.js) runs in Pyodide: the same rules as the server, never a copy.
 """
 
+import base64
 import functools
 import hashlib
 import json
@@ -89,8 +90,10 @@ def manifest(request):
 def engine_bundle() -> tuple[str, bytes]:
     """Return (content hash, JSON body) of the engine bundle, built once per process.
 
-    The bundle holds every module of scoring/games under its package path, and the API
-    messages the score and trick endpoints add around the engine's own (in both languages).
+    The bundle holds every module of scoring/games under its package path, the engines'
+    compiled gettext catalogues (scoring/games/locale/<lang>/LC_MESSAGES/engine.mo, in base64),
+    and the API messages the score and trick endpoints add around the engine's own (in both
+    languages).
     """
     modules = {
         "scoring/games/" + path.relative_to(ENGINE_DIR).as_posix(): path.read_text("utf-8")
@@ -105,7 +108,13 @@ def engine_bundle() -> tuple[str, bytes]:
                 "problems": _("%(n)d problems in the request."),
                 "not_found": _("Not found."),
             }
-    body = json.dumps({"modules": modules, "messages": messages}, ensure_ascii=False, sort_keys=True).encode()
+    catalogues = {
+        "scoring/games/" + path.relative_to(ENGINE_DIR).as_posix(): base64.b64encode(path.read_bytes()).decode()
+        for path in sorted(ENGINE_DIR.glob("locale/*/LC_MESSAGES/engine.mo"))
+    }
+    body = json.dumps(
+        {"modules": modules, "catalogues": catalogues, "messages": messages}, ensure_ascii=False, sort_keys=True
+    ).encode()
     return hashlib.sha256(body).hexdigest()[:20], body
 
 

@@ -782,8 +782,7 @@ def rematch(request, sheet_id):
 def my_sheets(request):
     sheets = services.played_at(access.my_sheets(request)).order_by("-played_at", "-created_at")
     sheets = services.with_lines(sheets.prefetch_related("seats")[:200], request_lang())
-    names = {slug: game.name for slug, game in GAMES.items()}
-    return render(request, "scoring/my_sheets.html", {"sheets": sheets, "names": names})
+    return render(request, "scoring/my_sheets.html", {"sheets": sheets})
 
 
 def rules(request, slug):

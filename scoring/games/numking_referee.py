@@ -9,7 +9,7 @@ first. Plain Python like every engine: the device runs it too (Pyodide).
 """
 
 from .base import Issue, Problems, check_fields, is_int, shown
-from .i18n import ACTIONS, CARD_LABELS, pick, t
+from .i18n import ACTIONS, CARD_LABELS, _, t
 
 COLOURS = ("rainbow", "shadow", "family")  # "family": the extra colour family (option extra_family)
 KINDS = (*COLOURS, "numx", "action")
@@ -91,8 +91,8 @@ class TrickCard:
     def render(self, lang="fr"):
         """Return the card's name in ``lang``: "Rainbow 12", "Famille 3", "⚡ Num-X 17", "Flip"."""
         if self.kind == "action":
-            return pick(ACTIONS[self.name], lang)
-        return f"{pick(CARD_LABELS[self.kind], lang)} {self.value}"
+            return _(lang, ACTIONS[self.name])
+        return f"{_(lang, CARD_LABELS[self.kind]['label'])} {self.value}"
 
 
 def _kinds(extra_family):
@@ -326,10 +326,12 @@ def resolve(players, trick, lang="fr"):
 def referee_cards(extra_family, lang="fr"):
     """Return the cards a trick is tapped from, named in ``lang``: the colours 1–16, Num-X, the actions."""
     return {
-        "colours": [{"kind": k, "label": pick(CARD_LABELS[k], lang)} for k in COLOURS if k != "family" or extra_family],
+        "colours": [
+            {"kind": k, "label": _(lang, CARD_LABELS[k]["label"])} for k in COLOURS if k != "family" or extra_family
+        ],
         "values": list(range(VALUES[0], VALUES[1] + 1)),
-        "numx": pick(CARD_LABELS["numx"], lang),
-        "actions": [{"name": a, "label": pick(ACTIONS[a], lang)} for a in ACTION_NAMES],
+        "numx": _(lang, CARD_LABELS["numx"]["label"]),
+        "actions": [{"name": a, "label": _(lang, ACTIONS[a])} for a in ACTION_NAMES],
     }
 
 

@@ -1,5 +1,6 @@
 """The installable app's server side: manifest, service worker, offline page, engine bundle."""
 
+import base64
 import hashlib
 import json
 import re
@@ -126,11 +127,15 @@ def test_it_serves_the_engine_bundle_with_every_engine_module_and_nothing_else(c
     raw = body(r)
     assert hashlib.sha256(raw).hexdigest()[:20] == digest  # the address names the content
     bundle = json.loads(raw)
-    assert set(bundle) == {"modules", "messages"}
+    assert set(bundle) == {"modules", "catalogues", "messages"}
     assert sorted(bundle["modules"]) == ENGINE_FILES
     assert "scoring/games/__init__.py" in bundle["modules"] and len(ENGINE_FILES) >= 8
     for path, source in bundle["modules"].items():
         assert source == (ROOT / path).read_text(), path
+    # The engines' French, compiled: the in-page engine says what the server's says.
+    assert sorted(bundle["catalogues"]) == ["scoring/games/locale/fr/LC_MESSAGES/engine.mo"]
+    for path, data in bundle["catalogues"].items():
+        assert base64.b64decode(data) == (ROOT / path).read_bytes(), path
     assert bundle["messages"]["fr"] == {
         "unknown_game": "Jeu inconnu : %(game)s.",
         "problems": "%(n)d problèmes dans la demande.",
