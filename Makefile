@@ -73,6 +73,7 @@ ENGINE_LOCALE := scoring/games/locale
 ENGINE_KEYWORDS := --keyword --keyword=_:2 --keyword=n_:2,3 --keyword=N_ --keyword=pN_:1c,2 --keyword=Nn_:1,2
 messages: install
 	$(BIN)/python manage.py makemessages -l fr -l en --no-location --ignore '.venv/*' --ignore 'var/*' --ignore 'node_modules/*' --ignore 'scoring/games/*'
+	$(BIN)/python manage.py makemessages -d djangojs -l fr --no-location --ignore '.venv/*' --ignore 'var/*' --ignore 'node_modules/*' --ignore 'static/vendor/*' --ignore 'tests/*'
 	xgettext --language=Python --from-code=UTF-8 --no-location $(ENGINE_KEYWORDS) --output=$(ENGINE_LOCALE)/engine.pot scoring/games/*.py
 	for po in $(ENGINE_LOCALE)/*/LC_MESSAGES/engine.po; do msgmerge --quiet --update --backup=none $$po $(ENGINE_LOCALE)/engine.pot; done
 	rm $(ENGINE_LOCALE)/engine.pot

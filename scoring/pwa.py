@@ -14,13 +14,14 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
+from django.views.i18n import JavaScriptCatalog
 
 import scoring.games
 from web.i18n import request_lang
@@ -118,6 +119,45 @@ def engine_bundle() -> tuple[str, bytes]:
     return hashlib.sha256(body).hexdigest()[:20], body
 
 
+def catalogue_languages() -> list[str]:
+    """Return the languages of the app (settings.LANGUAGES): one JavaScript catalogue each."""
+    return [code for code, _name in settings.LANGUAGES]
+
+
+@functools.cache
+def js_catalogue(lang: str) -> tuple[str, bytes]:
+    """Return (content hash, body) of the browser scripts' words in ``lang``, built once per process.
+
+    Django's JavaScriptCatalog (domain djangojs: locale/<lang>/LC_MESSAGES/djangojs.po) gives
+    the scripts gettext, ngettext, interpolate and the language's plural rule (pluralidx).
+    """
+    request = HttpRequest()
+    request.method = "GET"
+    with translation.override(lang):
+        body = JavaScriptCatalog.as_view(domain="djangojs")(request).content
+    return hashlib.sha256(body).hexdigest()[:20], body
+
+
+def js_catalogue_url(lang: str | None = None) -> str:
+    """Return the address of the JavaScript catalogue in ``lang`` (the active language by default)."""
+    lang = lang or translation.get_language() or settings.LANGUAGE_CODE
+    if lang not in catalogue_languages():
+        lang = settings.LANGUAGE_CODE
+    return reverse("js-catalogue", args=[lang, js_catalogue(lang)[0]])
+
+
+@require_safe
+def js_catalogue_view(request, lang, digest):
+    """Return the JavaScript catalogue of ``lang``; its address names its content, so it never changes."""
+    if lang not in catalogue_languages() or digest != js_catalogue(lang)[0]:
+        raise Http404
+    current, body = js_catalogue(lang)
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = IMMUTABLE
+    response["ETag"] = f'"{current}"'
+    return response
+
+
 def engine_bundle_url() -> str:
     return reverse("engine-bundle", args=[engine_bundle()[0]])
 
@@ -149,7 +189,8 @@ def _sw_config() -> dict:
     offline = {lang: reverse("offline", args=[lang]) for lang in ("fr", "en")}
     engine = engine_bundle_url()
     pyodide = pyodide_version()
-    digest.update(json.dumps([shell, offline, engine, pyodide]).encode())
+    catalogues = [js_catalogue_url(lang) for lang in catalogue_languages()]
+    digest.update(json.dumps([shell, offline, engine, pyodide, catalogues]).encode())
     return {
         "version": digest.hexdigest()[:16],
         "shell": shell,
@@ -160,6 +201,7 @@ def _sw_config() -> dict:
         "engine": engine,
         "runtime": [settings.STATIC_URL + PYODIDE_DIR + name for name in PYODIDE_FILES] + [engine],
         "manifest": reverse("manifest"),
+        "catalogues": catalogues,
     }
 
 
@@ -204,5 +246,6 @@ def context(request) -> dict:
     """Give the pages what the in-page engine needs to load (template context processor)."""
     return {
         "engine_bundle_url": engine_bundle_url,
+        "js_catalogue_url": js_catalogue_url,
         "pyodide_url": settings.STATIC_URL + PYODIDE_DIR,
     }

@@ -1,7 +1,7 @@
 // Num scores' service worker: the app opens, and the sheets this device has opened open
 // again, without network. Served at /sw.js by scoring/pwa.py, which writes `CONFIG` above
 // this file: { version, shell, offline: {fr, en}, static, pyodide, pyodideVersion, engine,
-// runtime (the engine's files), manifest }. No inline script, no eval; nothing from another host.
+// runtime (the engine's files), manifest, catalogues (the scripts' words, one per language) }. No inline script, no eval; nothing from another host.
 "use strict";
 
 const SHELL = `num-shell-${CONFIG.version}`;  // the app shell, fetched on install
@@ -42,7 +42,7 @@ const keepable = (resp) => resp.status === 200 && resp.type === "basic" && !noSt
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(SHELL);
-    const files = CONFIG.shell.map((url) => new Request(url, { cache: "reload" }));
+    const files = [...CONFIG.shell, ...CONFIG.catalogues].map((url) => new Request(url, { cache: "reload" }));
     // The offline pages are the same for everyone: asked without cookies, so that fetching
     // them never touches the visitor's session (nor takes its pending messages).
     const offline = Object.values(CONFIG.offline).map((url) => new Request(url, { cache: "reload", credentials: "omit" }));
@@ -79,6 +79,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(cacheFirst(event, STATIC));
   } else if (url.pathname === CONFIG.engine) {
     event.respondWith(cacheFirst(event, ENGINE));
+  } else if (CONFIG.catalogues.includes(url.pathname)) {
+    event.respondWith(cacheFirst(event, SHELL));  // named by content, kept on install
   } else if (url.pathname === CONFIG.manifest) {
     event.respondWith(networkFirst(event, PREFS));
   } else if (!url.search && PAGES_KEPT.some((re) => re.test(url.pathname))

@@ -144,6 +144,30 @@ def test_it_serves_the_engine_bundle_with_every_engine_module_and_nothing_else(c
     assert bundle["messages"]["en"]["unknown_game"] == "Unknown game: %(game)s."
 
 
+def test_it_serves_the_scripts_words_per_language_at_an_address_naming_their_content(client):
+    # Django's JavaScriptCatalog (domain djangojs), kept by the service worker for offline play.
+    urls = {}
+    for lang in ("fr", "en"):
+        client.cookies["django_language"] = lang
+        page = client.get("/").content.decode()
+        urls[lang] = re.search(r'<script src="(/jsi18n/[a-z]+/[0-9a-f]{20}\.js)" defer></script>', page).group(1)
+        assert page.index(urls[lang]) < page.index("/static/js/words.js")  # said before the scripts use it
+        assert urls[lang] == pwa.js_catalogue_url(lang) and f"/jsi18n/{lang}/" in urls[lang]
+        r = client.get(urls[lang])
+        assert r.status_code == 200
+        assert r["Content-Type"] == "text/javascript; charset=utf-8"
+        assert r["Cache-Control"] == "public, max-age=31536000, immutable"
+        assert hashlib.sha256(body(r)).hexdigest()[:20] == urls[lang].rsplit("/", 1)[1][:-3]
+    french = body(client.get(urls["fr"])).decode()
+    assert '"Pick a colour first."' in french and '"Choisissez d\'abord une couleur."' in french
+    assert "(n > 1)" in french
+    assert "Choisissez" not in body(client.get(urls["en"])).decode()
+    assert client.get(urls["fr"].replace("/fr/", "/de/")).status_code == 404
+    assert client.get(urls["fr"][:-8] + "0000000.js").status_code == 404
+    config = json.loads(client.get("/sw.js").content.decode().split("\n", 1)[0][15:-1])
+    assert sorted(config["catalogues"]) == sorted(urls.values())
+
+
 def test_it_answers_404_for_an_engine_bundle_of_another_version(client):
     assert client.get("/engine/0123456789abcdef0123.json").status_code == 404
     assert client.get("/engine/" + "../" * 3 + "settings.json").status_code == 404

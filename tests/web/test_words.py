@@ -33,6 +33,20 @@ def _other_language_words():
     return english, french
 
 
+def test_the_scripts_say_every_word_through_their_catalogue_in_french():
+    """Every text the browser scripts give gettext/ngettext is in djangojs.po, translated (none left to a pair)."""
+    po = polib.pofile(str(ROOT / "locale/fr/LC_MESSAGES/djangojs.po"))
+    translated = {e.msgid for e in po if e.translated() and not e.obsolete}
+    assert [e.msgid for e in po if not e.obsolete and not e.translated()] == []
+    literal = r'"((?:[^"\\]|\\.)*)"'
+    said = []
+    for path in sorted((ROOT / "static/js").glob("*.js")):
+        source = path.read_text()
+        assert not re.search(r"\bsay\(|const t = \(fr, en\)", source), path.name
+        said += re.findall(rf"\b(?:gettext|ngettext)\(\s*{literal}", source)
+    assert said and [m for m in said if m.replace('\\"', '"') not in translated] == []
+
+
 def _pages(client):
     sheets = []
     for slug in ("numx", "numx-malus", "numwin", "numking", "coop"):
