@@ -167,7 +167,7 @@ def seat_join(request, sheet_id, seat, token):
             {
                 "sheet": sheet,
                 "name": sheet.players[seat],
-                "game": GAMES[sheet.game].name,
+                "game": GAMES[sheet.game].title(request_lang()),
                 "login_url": f"{reverse('account_login')}?{back}",
                 "signup_url": f"{reverse('account_signup')}?{back}",
             },
@@ -190,7 +190,7 @@ def seat_join(request, sheet_id, seat, token):
         {
             "sheet": sheet,
             "name": sheet.players[seat],
-            "game": GAMES[sheet.game].name,
+            "game": GAMES[sheet.game].title(request_lang()),
             "mine": holder == request.user.pk,
             "taken": holder is not None and holder != request.user.pk,
         },

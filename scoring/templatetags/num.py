@@ -13,12 +13,6 @@ register = template.Library()
 
 
 @register.filter
-def get_lang(names: dict, lang: str) -> str:
-    """Return the name in the page's language ({"fr": ..., "en": ...})."""
-    return names.get((lang or "fr")[:2]) or names.get("fr", "")
-
-
-@register.filter
 def get_item(mapping, key):
     try:
         return mapping.get(key, "") if hasattr(mapping, "get") else mapping[key]
