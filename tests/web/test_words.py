@@ -22,9 +22,13 @@ def text(response) -> str:
 
 
 def _other_language_words():
-    """Return (English msgids, French msgstrs) that differ, long enough not to be a name or a number."""
+    """Return (English msgids, French msgstrs) that differ, long enough not to be a name or a number.
+
+    The pages' catalogue and the engines' (the rules page, the explanations, the options).
+    """
     english, french = set(), set()
-    for entry in polib.pofile(str(ROOT / "locale/fr/LC_MESSAGES/django.po")):
+    catalogues = ("locale/fr/LC_MESSAGES/django.po", "scoring/games/locale/fr/LC_MESSAGES/engine.po")
+    for entry in (e for po in catalogues for e in polib.pofile(str(ROOT / po))):
         if entry.obsolete or "%" in entry.msgid or "{" in entry.msgid:
             continue
         if entry.msgstr and entry.msgstr != entry.msgid and " " in entry.msgid and len(entry.msgid) >= 10:
