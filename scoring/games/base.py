@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from . import names as _names
-from .i18n import Nn_, _, card_picker, in_languages, n_, ordinal, pN_, t
+from .i18n import N_, Nn_, _, card_picker, in_languages, n_, ordinal, pN_, t
 from .names import MAX_NAME, NameRefused, clean_name, name_key, names_are_kept
 
 MAX_ROUNDS_PER_REQUEST = 500  # rounds one call of the engine scores: bounds the work of one request
@@ -303,6 +303,12 @@ def leaders(totals, wins):
     return [name for name, total in totals.items() if total == best]
 
 
+# What a round's cell marks (Game.cell_marks), by kind.
+MARKS = {"penalty": N_("penalty"), "bonus": N_("bonus"), "tiebreak": N_("tie-break")}
+# How a winner is decided by the totals (Game.wins), said before the margin.
+WIN_RULES = {"highest": N_("Highest total wins"), "lowest": N_("Lowest total wins")}
+
+
 class Option:
     """Describe one game option: its kind, allowed values and default."""
 
@@ -561,8 +567,9 @@ class Game:
         for line in details or ():
             kind = self.detail_marks.get(line.get("rule"))
             if kind:
-                label, text = t(f"mark.{kind}", lang), line.get("text", "")
-                said = t("mark.said", lang, label=label, text=text)
+                label, text = _(lang, MARKS[kind]), line.get("text", "")
+                # A mark's accessible name: its kind, then the line it marks.
+                said = _(lang, N_("{label}: {text}")).format(label=label, text=text)
                 marks.append({"kind": kind, "label": label, "text": text, "said": said})
         return marks
 
@@ -607,7 +614,9 @@ class Game:
                     "members": sides[side][0],
                     "total": sides[side][1],
                     "gap": gap,
-                    "gap_text": t("rank.gap", lang, gap=gap) if gap else "",
+                    "gap_text": n_(lang, "{gap} point behind", "{gap} points behind", gap).format(gap=gap)
+                    if gap
+                    else "",
                 }
             )
         return {"places": places, "decided": self._decided(result, sides, winners, places, lang)}
@@ -618,19 +627,27 @@ class Game:
         outcomes = [r["outcome"]["text"] for r in result.get("rounds", ()) if r.get("outcome")]
         total = signed(sides[winners[0]][1]) if winners else ""
         if outcomes and len(winners) == 1:
-            lines.append(t("rank.tiebreak", lang, total=total, outcome=outcomes[-1]))
+            said = _(lang, N_("Equal totals ({total}), decided by the tie-break round: {outcome}."))
+            lines.append(said.format(total=total, outcome=outcomes[-1]))
         elif len(winners) > 1:
-            lines.append(t("rank.shared", lang, total=total, names=", ".join(winners)))
+            said = _(lang, N_("Equal totals ({total}): {names} share the win."))
+            lines.append(said.format(total=total, names=", ".join(winners)))
         elif winners:
             others = [p for p in places if p["side"] not in winners]
             if others:
                 second = [p["side"] for p in others if p["place"] == others[0]["place"]]
-                rule = t(f"rank.rule.{self.wins}", lang)
+                rule = _(lang, WIN_RULES[self.wins])
                 gap = others[0]["gap"]
-                lines.append(t("rank.won", lang, rule=rule, winner=winners[0], gap=gap, second=", ".join(second)))
+                said = n_(
+                    lang,
+                    "{rule}: {winner}, {gap} point ahead of {second}.",
+                    "{rule}: {winner}, {gap} points ahead of {second}.",
+                    gap,
+                )
+                lines.append(said.format(rule=rule, winner=winners[0], gap=gap, second=", ".join(second)))
         for name, details in (result.get("bonus_details") or {}).items():
             if result.get("bonuses", {}).get(name):
-                lines.extend(t("rank.bonus", lang, name=name, text=d["text"]) for d in details)
+                lines.extend(_(lang, N_("{name}'s bonus: {text}")).format(name=name, text=d["text"]) for d in details)
         return lines
 
     # -- catalogue ---------------------------------------------------------

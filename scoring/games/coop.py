@@ -13,7 +13,7 @@ from .base import (
     leaders,
     next_round,
 )
-from .i18n import N_, Nn_, t
+from .i18n import N_, Nn_, n_
 
 MODES = {
     "cooperatif": N_("Cooperative (whole table)"),
@@ -183,7 +183,9 @@ class Coop(Game):
         return [
             {
                 "table": " · ".join(
-                    [t("session_players", lang, count=n)] + ["Expert"] * expert + ["Découverte"] * decouverte
+                    [n_(lang, "{count} player", "{count} players", n).format(count=n)]
+                    + ["Expert"] * expert
+                    + ["Découverte"] * decouverte
                 ),
                 "games": games,
                 "rate": round(100 * wins / games, 1) if games else None,
@@ -259,12 +261,20 @@ class Coop(Game):
         """
         records = [(name, rec or {}) for name, _total, rec in seats]
         first = records[0][1] if records else {}
-        played = t("list.session_games", lang, count=first.get("games", 0))
+        games = first.get("games", 0)
+        played = n_(lang, "{count} game", "{count} games", games).format(count=games)
         if (options or {}).get("mode") == "adversaire":
-            wins = [t("list.player_wins", lang, name=name, count=rec.get("wins", 0)) for name, rec in records]
+            wins = [
+                n_(lang, "{name} {count} win", "{name} {count} wins", rec.get("wins", 0)).format(
+                    name=name, count=rec.get("wins", 0)
+                )
+                for name, rec in records
+            ]
             return f"{played} · {', '.join(wins)}"
         names = ", ".join(name for name, _rec in records)
-        return f"{names} · {played}, {t('list.session_wins', lang, count=first.get('wins', 0))}"
+        won = first.get("wins", 0)
+        won_said = n_(lang, "{count} won", "{count} won", won).format(count=won)
+        return f"{names} · {played}, {won_said}"
 
     def _check_options(self, players, opts, given, problems):
         mode = opts["mode"]

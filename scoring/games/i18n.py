@@ -15,8 +15,9 @@ The markers xgettext reads (see the Makefile's ``messages``):
   ``pN_(context, text)`` the same with a context, for an English word French says two ways;
 - ``Nn_(one, other)``: a text with plural forms, said later with ``n_`` (or ``t`` for ``MESSAGES``).
 
-Every message is a ``str.format`` template; ``t(code, lang, **params)`` renders the message of an
-error code or a detail rule (``MESSAGES``). An unknown code is said as the code itself.
+Every message is a ``str.format`` template (``_(lang, "{name} leads").format(name=…)``);
+``t(code, lang, **params)`` renders the message of an error code or a detail rule, which the API
+names (``MESSAGES``). An unknown code is said as the code itself.
 """
 
 import gettext
@@ -197,10 +198,9 @@ def card_picker(kinds, actions, lang, values=(0, 16)):
 
 
 # The message of each error code (the API's ``errors[].code``) and of each detail rule ("d." and the
-# rule, "t." for the referee's steps): its English text, translated by the catalogues.
+# rule, a line's ``rule``): its English text, translated by the catalogues. The engines say every
+# other text where they write it (``_(lang, "…")``).
 MESSAGES = {
-    # --- the stats pages ------------------------------------------------
-    "session_players": Nn_("{count} player", "{count} players"),
     # --- players -------------------------------------------------------
     "players_type": N_("Players must be a list of names."),
     "players_count": Nn_(
@@ -361,8 +361,6 @@ MESSAGES = {
     "d.declarer_ok": N_("Num Win declared with the lowest hand → no penalty"),
     "d.declarer_failed": N_("Failed Num Win (not the lowest hand) → +20"),
     "d.tiebreak": N_("Tie-break round: not added to the total"),
-    "tiebreak_won": N_("{winner} wins the tie-break ({mine} to {others})"),
-    "tiebreak_tied": N_("Tied again ({points}): another tie-break round"),
     "d.streak": N_("Rounds {first}–{last}: {run} exact bids in a row → +{points}"),
     "d.streak_provisional": N_(
         "Rounds {first}–{last}: {run} exact bids in a row → +{points} (provisional: the game goes on)"
@@ -389,51 +387,6 @@ MESSAGES = {
     "d.adversaire_eliminated": Nn_(
         "{placed} of 17 own-colour cards placed, eliminated", "{placed} of 17 own-colour cards placed, eliminated"
     ),
-    # --- Num King's referee: one line per step of a trick's resolution ----------
-    "t.and": N_("and"),
-    "t.even": N_("even"),
-    "t.odd": N_("odd"),
-    "t.cancel": N_("{cards} cancel each other out"),
-    "t.no_cancel": N_("No cancellation: no value played by two families"),
-    "t.no_action": N_("No action card: the highest valid card wins"),
-    "t.active": N_("{card}: {effect}"),
-    "t.active_after": N_("{card} played after {before}: {effect}"),
-    "t.effect.flash": N_("the trick is cancelled, nobody takes it"),
-    "t.effect.flip": N_("the lowest valid card wins"),
-    "t.effect.quantique": N_("{count} players, the highest valid {parity} card wins"),
-    "t.effect.numx": N_("the highest valid card wins"),
-    "t.valid": N_("Valid cards: {cards}"),
-    "t.no_valid": N_("No valid card is left"),
-    "t.quantique_void": N_("No valid {parity} card: Quantique has no effect, the highest valid card wins"),
-    "t.winner": N_("{player} takes the trick with {card}"),
-    "t.no_winner": N_("Nobody takes the trick"),
-    "t.leads_winner": N_("{player} leads the next trick"),
-    "t.leads_highest": N_("{player} leads the next trick: {card} is the highest card other than Flash"),
-    "t.leads_tie": N_(
-        "{player} leads the next trick: {cards} tie as the highest cards other than Flash, and {card} was played first"
-    ),
-    "t.leads_again": N_("No card has a value: {player}, who led this trick, leads the next one too"),
-    # How a list of sheets sums up a session (Game.list_line).
-    "list.session_games": Nn_("{count} game", "{count} games"),
-    "list.session_wins": Nn_("{count} won", "{count} won"),
-    "list.player_wins": Nn_("{name} {count} win", "{name} {count} wins"),
-    # --- a finished game's ranking (Game.ranking) ------------------------
-    "rank.gap": Nn_("{gap} point behind", "{gap} points behind"),
-    # How a winner is decided by the totals: the rule ("rank.rule.highest", "rank.rule.lowest"), then the margin.
-    "rank.won": Nn_(
-        "{rule}: {winner}, {gap} point ahead of {second}.", "{rule}: {winner}, {gap} points ahead of {second}."
-    ),
-    "rank.rule.highest": N_("Highest total wins"),
-    "rank.rule.lowest": N_("Lowest total wins"),
-    "rank.shared": N_("Equal totals ({total}): {names} share the win."),
-    "rank.tiebreak": N_("Equal totals ({total}), decided by the tie-break round: {outcome}."),
-    "rank.bonus": N_("{name}'s bonus: {text}"),
-    # --- what a round's cell marks (Game.cell_marks) ---------------------
-    "mark.penalty": N_("penalty"),
-    "mark.bonus": N_("bonus"),
-    "mark.tiebreak": N_("tie-break"),
-    # A mark's accessible name: its kind, then the line it marks.
-    "mark.said": N_("{label}: {text}"),
 }
 
 
@@ -455,9 +408,6 @@ def ordinal(n, lang=DEFAULT, shared=False):
 
 # Messages with plural forms: the parameter whose count picks the form (see `t`).
 PLURALS = {
-    "session_players": "count",
-    "rank.gap": "gap",
-    "rank.won": "gap",
     "players_count": "count",
     "players_count_mode": "count",
     "team_size": "count",

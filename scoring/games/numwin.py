@@ -14,7 +14,7 @@ from .base import (
     shown,
 )
 from .cards import Deck, cards_from_text, parse_entry, typed_detail
-from .i18n import N_, t
+from .i18n import N_, _
 
 MODES = {
     "classic": N_("Classic (5 cards)"),
@@ -442,10 +442,12 @@ def tiebreak_outcome(contenders, round_sides, lang):
     if len(contenders) == 1:
         winner = contenders[0]
         others = [str(pts) for side, pts in round_sides.items() if side != winner]
-        text = t("tiebreak_won", lang, winner=winner, mine=round_sides[winner], others=", ".join(others))
+        said = _(lang, N_("{winner} wins the tie-break ({mine} to {others})"))
+        text = said.format(winner=winner, mine=round_sides[winner], others=", ".join(others))
     else:
         points = ", ".join(f"{side} {round_sides[side]}" for side in contenders)
-        text = t("tiebreak_tied", lang, names=", ".join(contenders), points=points)
+        said = _(lang, N_("Tied again ({points}): another tie-break round"))
+        text = said.format(names=", ".join(contenders), points=points)
     return {"winners": list(contenders), "text": text}
 
 

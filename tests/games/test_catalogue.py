@@ -84,10 +84,10 @@ def test_every_message_code_has_its_text_marked():
 def test_it_says_a_count_in_the_form_of_each_language():
     assert [n_("fr", "round", "rounds", n) for n in (0, 1, 2, -1)] == ["manche", "manche", "manches", "manche"]
     assert [n_("en", "round", "rounds", n) for n in (0, 1, 2, "−1")] == ["rounds", "round", "rounds", "round"]
-    assert t("session_players", "fr", count=0) == "0 joueur"
-    assert t("session_players", "en", count=0) == "0 players"
-    assert t("session_players", "fr", count="−1") == "−1 joueur"
-    assert t("session_players", "fr", count="many") == "many joueurs"
+    assert n_("fr", "{count} player", "{count} players", 0).format(count=0) == "0 joueur"
+    assert t("d.malus_numeric_counted", "en", count=0, points=0) == "0 numeric cards → 0"
+    assert t("d.malus_numeric_counted", "fr", count="−1", points=0) == "−1 carte numérique → 0"
+    assert t("d.malus_numeric_counted", "fr", count="many", points=0) == "many cartes numériques → 0"
 
 
 def test_it_says_places_in_each_language():
