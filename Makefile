@@ -64,8 +64,19 @@ bench-leaderboard: install
 bench-players: install
 	$(BIN)/python bench/players.py --load $(BENCH_ARGS)
 
+# Every text users see, in gettext catalogues. The pages' (templates, views) and the browser scripts'
+# (JavaScriptCatalog) are Django's: locale/<lang>/LC_MESSAGES/django.po and djangojs.po. The engines'
+# (scoring/games: plain Python, no Django, run in the browser too) are a domain of their own, collected
+# by xgettext with the markers of scoring/games/i18n.py into scoring/games/locale/<lang>/LC_MESSAGES/engine.po.
+# compilemessages compiles them all (the .mo files are committed: a fresh clone needs no gettext tools).
+ENGINE_LOCALE := scoring/games/locale
+ENGINE_KEYWORDS := --keyword --keyword=_:2 --keyword=n_:2,3 --keyword=N_ --keyword=pN_:1c,2 --keyword=Nn_:1,2
 messages: install
-	$(BIN)/python manage.py makemessages -l fr -l en --no-location --ignore '.venv/*' --ignore 'var/*' --ignore 'node_modules/*'
+	$(BIN)/python manage.py makemessages -l fr -l en --no-location --ignore '.venv/*' --ignore 'var/*' --ignore 'node_modules/*' --ignore 'scoring/games/*'
+	$(BIN)/python manage.py makemessages -d djangojs -l fr --no-location --ignore '.venv/*' --ignore 'var/*' --ignore 'node_modules/*' --ignore 'static/vendor/*' --ignore 'tests/*'
+	xgettext --language=Python --from-code=UTF-8 --no-location $(ENGINE_KEYWORDS) --output=$(ENGINE_LOCALE)/engine.pot scoring/games/*.py
+	for po in $(ENGINE_LOCALE)/*/LC_MESSAGES/engine.po; do msgmerge --quiet --update --backup=none $$po $(ENGINE_LOCALE)/engine.pot; done
+	rm $(ENGINE_LOCALE)/engine.pot
 	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
 # The in-page Python runtime (Pyodide, pinned in package.json / package-lock.json): only the

@@ -150,7 +150,7 @@ def player_figures(
         out.append(
             {
                 "slug": slug,
-                "name": engine.name[lang],
+                "name": engine.title(lang),
                 "session": engine.session,
                 "games": row["games"],
                 "wins": row["wins"],

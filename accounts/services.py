@@ -378,7 +378,7 @@ def player_stats(user_id: int, lang: str) -> list[dict]:
         per_game.append(
             {
                 "slug": slug,
-                "name": game.name[lang],
+                "name": game.title(lang),
                 "session": game.session,
                 "games": agg["games"],
                 "wins": agg["wins"],

@@ -36,7 +36,7 @@ def history(request):
         "accounts/history.html",
         {
             "sheets": scoring.with_lines(services.history_sheets(request.user, game=game, state=state), lang),
-            "games": [(slug, g.name[lang]) for slug, g in GAMES.items()],
+            "games": [(slug, g.title(lang)) for slug, g in GAMES.items()],
             "game": game,
             "state": state,
             "profile": services.profile_of(request.user),
@@ -56,7 +56,7 @@ def _owned(request, sheet_id: str, *, deleted_too: bool = False):
 def _sheet_label(sheet, lang: str) -> str:
     """Return how the history names a sheet: its game, its players and when it was started."""
     when = formats.date_format(timezone.localtime(sheet.created_at), "SHORT_DATETIME_FORMAT")
-    return f"{GAMES[sheet.game].name[lang]} — {', '.join(sheet.players)} ({when})"
+    return f"{GAMES[sheet.game].title(lang)} — {', '.join(sheet.players)} ({when})"
 
 
 @login_required
@@ -163,7 +163,7 @@ def seat_join(request, sheet_id, seat, token):
     sheet = services.seat_to_claim(sheet_id, seat, token)
     if sheet is None:
         raise Http404
-    page = {"sheet": sheet, "name": sheet.players[seat], "game": GAMES[sheet.game].name}
+    page = {"sheet": sheet, "name": sheet.players[seat], "game": GAMES[sheet.game].title(request_lang())}
     if not request.user.is_authenticated:
         # Say what the link is before asking anyone to log in; the login comes back here.
         if request.method == "POST":
@@ -230,7 +230,7 @@ def claim_sheets(request):
     sheets = scoring.with_lines(scoring.browser_sheets(owner_key=key).prefetch_related("seats")[:50], request_lang())
     if not sheets:
         return redirect(then)
-    names = {slug: game.name for slug, game in GAMES.items()}
+    names = {slug: game.title(request_lang()) for slug, game in GAMES.items()}
     return render(request, "accounts/claim.html", {"sheets": sheets, "names": names, "next": then})
 
 
@@ -299,11 +299,11 @@ def leaderboard(request, slug):
             row["url"] = f"{player_base}{row['id']}/" if row["id"] else ""
     lang = request_lang()
     context = {
-        "game": {"slug": slug, "name": game.name[lang]},
+        "game": {"slug": slug, "name": game.title(lang)},
         "rows": rows,
         "scope": scope,
         "period": period,
-        "games": [(s, g.name[lang]) for s, g in GAMES.items()],
+        "games": [(s, g.title(lang)) for s, g in GAMES.items()],
         "login_url": reverse("account_login"),
         "min_games": services.board_min_games(),
         "rated": game.rated,
@@ -323,7 +323,7 @@ def players(request):
         "accounts/players.html",
         {
             "players": services.table_players(request.user),
-            "game_names": {slug: g.name[lang] for slug, g in GAMES.items()},
+            "game_names": {slug: g.title(lang) for slug, g in GAMES.items()},
         },
     )
 

@@ -10,16 +10,17 @@ from django.contrib.messages import constants as levels
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
+from scoring.games.base import Game
 from web.i18n import request_lang
 
-# What one row of a sheet is called when the game does not say (Game.round_noun).
-ROUND_NOUN = {"fr": ("manche", "manches"), "en": ("round", "rounds")}
 
+def row_noun(round_words=None) -> str:
+    """Return a game's noun of one row ("manche", "partie") in the request's language.
 
-def row_noun(round_noun: dict | None) -> str:
-    """Return a game's noun of one row ("manche", "partie") in the request's language."""
-    nouns = round_noun or ROUND_NOUN
-    return (nouns.get(request_lang()) or nouns["fr"])[0]
+    ``round_words`` is the engine's ``Game.round_words`` (the noun in a language, singular and
+    plural); a game that does not say calls a row a round (``Game.round_noun``).
+    """
+    return (round_words or Game().round_words)(request_lang())["one"]
 
 
 class ServiceError(Exception):
@@ -180,13 +181,13 @@ class DraftMoved(ServiceError):
     code = "round_saved"
     path = "number"
 
-    def __init__(self, current: int, round_noun: dict | None = None):
+    def __init__(self, current: int, round_words=None):
         super().__init__(current)
         self.current = current
-        self.round_noun = round_noun
+        self.round_words = round_words
 
     def message(self) -> str:
-        words = {"n": self.current - 1, "next": self.current, "noun": row_noun(self.round_noun)}
+        words = {"n": self.current - 1, "next": self.current, "noun": row_noun(self.round_words)}
         # English starts with the noun ("Game 1 was saved…"), French with its article.
         return capfirst(
             _("%(noun)s %(n)d was saved before your entry arrived: enter it again for %(noun)s %(next)d if you wish.")
@@ -194,7 +195,7 @@ class DraftMoved(ServiceError):
         )
 
     def page_message(self) -> str:
-        return _("That %(noun)s was saved meanwhile: here is the next one.") % {"noun": row_noun(self.round_noun)}
+        return _("That %(noun)s was saved meanwhile: here is the next one.") % {"noun": row_noun(self.round_words)}
 
 
 class IdempotencyMismatch(ServiceError):
@@ -215,16 +216,16 @@ class RestoreRefused(ServiceError):
     status = 409
     code = "restore_refused"
 
-    def __init__(self, number: int, already: bool = False, taken: bool = False, round_noun: dict | None = None):
+    def __init__(self, number: int, already: bool = False, taken: bool = False, round_words=None):
         super().__init__(number, already, taken)
         self.number = number
         self.already = already
         self.taken = taken
-        self.round_noun = round_noun
+        self.round_words = round_words
         self.page_level = levels.INFO if already else levels.ERROR
 
     def message(self) -> str:
-        words = {"n": self.number, "noun": row_noun(self.round_noun)}
+        words = {"n": self.number, "noun": row_noun(self.round_words)}
         if self.already:
             message = _("%(noun)s %(n)d is back already.")
         elif self.taken:

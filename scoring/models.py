@@ -13,7 +13,7 @@ from django.utils import timezone
 from scoring import tokens
 from scoring.games import GAMES
 
-GAME_CHOICES = [(slug, game.name["fr"]) for slug, game in GAMES.items()]
+GAME_CHOICES = [(slug, game.title("fr")) for slug, game in GAMES.items()]
 
 # How long a sheet its owner deleted can be restored from the history before the
 # purge removes it for good (docs/offline.md).

@@ -6,6 +6,7 @@ view. The engine bundle is the Python source of scoring/games, which the in-page
 (static/js/engine-worker.js) runs in Pyodide: the same rules as the server, never a copy.
 """
 
+import base64
 import functools
 import hashlib
 import json
@@ -13,13 +14,14 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
+from django.views.i18n import JavaScriptCatalog
 
 import scoring.games
 from web.i18n import request_lang
@@ -89,8 +91,10 @@ def manifest(request):
 def engine_bundle() -> tuple[str, bytes]:
     """Return (content hash, JSON body) of the engine bundle, built once per process.
 
-    The bundle holds every module of scoring/games under its package path, and the API
-    messages the score and trick endpoints add around the engine's own (in both languages).
+    The bundle holds every module of scoring/games under its package path, the engines'
+    compiled gettext catalogues (scoring/games/locale/<lang>/LC_MESSAGES/engine.mo, in base64),
+    and the API messages the score and trick endpoints add around the engine's own (in both
+    languages).
     """
     modules = {
         "scoring/games/" + path.relative_to(ENGINE_DIR).as_posix(): path.read_text("utf-8")
@@ -105,8 +109,53 @@ def engine_bundle() -> tuple[str, bytes]:
                 "problems": _("%(n)d problems in the request."),
                 "not_found": _("Not found."),
             }
-    body = json.dumps({"modules": modules, "messages": messages}, ensure_ascii=False, sort_keys=True).encode()
+    catalogues = {
+        "scoring/games/" + path.relative_to(ENGINE_DIR).as_posix(): base64.b64encode(path.read_bytes()).decode()
+        for path in sorted(ENGINE_DIR.glob("locale/*/LC_MESSAGES/engine.mo"))
+    }
+    body = json.dumps(
+        {"modules": modules, "catalogues": catalogues, "messages": messages}, ensure_ascii=False, sort_keys=True
+    ).encode()
     return hashlib.sha256(body).hexdigest()[:20], body
+
+
+def catalogue_languages() -> list[str]:
+    """Return the languages of the app (settings.LANGUAGES): one JavaScript catalogue each."""
+    return [code for code, _name in settings.LANGUAGES]
+
+
+@functools.cache
+def js_catalogue(lang: str) -> tuple[str, bytes]:
+    """Return (content hash, body) of the browser scripts' words in ``lang``, built once per process.
+
+    Django's JavaScriptCatalog (domain djangojs: locale/<lang>/LC_MESSAGES/djangojs.po) gives
+    the scripts gettext, ngettext, interpolate and the language's plural rule (pluralidx).
+    """
+    request = HttpRequest()
+    request.method = "GET"
+    with translation.override(lang):
+        body = JavaScriptCatalog.as_view(domain="djangojs")(request).content
+    return hashlib.sha256(body).hexdigest()[:20], body
+
+
+def js_catalogue_url(lang: str | None = None) -> str:
+    """Return the address of the JavaScript catalogue in ``lang`` (the active language by default)."""
+    lang = lang or translation.get_language() or settings.LANGUAGE_CODE
+    if lang not in catalogue_languages():
+        lang = settings.LANGUAGE_CODE
+    return reverse("js-catalogue", args=[lang, js_catalogue(lang)[0]])
+
+
+@require_safe
+def js_catalogue_view(request, lang, digest):
+    """Return the JavaScript catalogue of ``lang``; its address names its content, so it never changes."""
+    if lang not in catalogue_languages() or digest != js_catalogue(lang)[0]:
+        raise Http404
+    current, body = js_catalogue(lang)
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = IMMUTABLE
+    response["ETag"] = f'"{current}"'
+    return response
 
 
 def engine_bundle_url() -> str:
@@ -140,7 +189,8 @@ def _sw_config() -> dict:
     offline = {lang: reverse("offline", args=[lang]) for lang in ("fr", "en")}
     engine = engine_bundle_url()
     pyodide = pyodide_version()
-    digest.update(json.dumps([shell, offline, engine, pyodide]).encode())
+    catalogues = [js_catalogue_url(lang) for lang in catalogue_languages()]
+    digest.update(json.dumps([shell, offline, engine, pyodide, catalogues]).encode())
     return {
         "version": digest.hexdigest()[:16],
         "shell": shell,
@@ -151,6 +201,7 @@ def _sw_config() -> dict:
         "engine": engine,
         "runtime": [settings.STATIC_URL + PYODIDE_DIR + name for name in PYODIDE_FILES] + [engine],
         "manifest": reverse("manifest"),
+        "catalogues": catalogues,
     }
 
 
@@ -195,5 +246,6 @@ def context(request) -> dict:
     """Give the pages what the in-page engine needs to load (template context processor)."""
     return {
         "engine_bundle_url": engine_bundle_url,
+        "js_catalogue_url": js_catalogue_url,
         "pyodide_url": settings.STATIC_URL + PYODIDE_DIR,
     }

@@ -366,7 +366,7 @@ def _draft_write(
     with transaction.atomic():
         sheet, rounds = _locked(sheet, if_version)
         if number is not None and number != len(rounds) + 1:
-            raise DraftMoved(len(rounds) + 1, sheet.engine.round_noun)
+            raise DraftMoved(len(rounds) + 1, sheet.engine.round_words)
         before = (sheet.draft or {}).get("entries") or {}
         before_fields = (sheet.draft or {}).get("fields") or {}
         entries, fields = change(sheet.draft or {})
@@ -667,5 +667,5 @@ def round_restore(*, sheet: Sheet, number: int, data, version: int, lang: str = 
     except (VersionMismatch, Conflict):
         datas = stored_rounds(sheet)
         if len(datas) == number and datas[-1] == data:
-            raise RestoreRefused(number, already=True, round_noun=sheet.engine.round_noun) from None
-        raise RestoreRefused(number, taken=len(datas) >= number, round_noun=sheet.engine.round_noun) from None
+            raise RestoreRefused(number, already=True, round_words=sheet.engine.round_words) from None
+        raise RestoreRefused(number, taken=len(datas) >= number, round_words=sheet.engine.round_words) from None

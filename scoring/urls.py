@@ -24,4 +24,5 @@ urlpatterns = [
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("offline/<str:lang>/", pwa.offline, name="offline"),
     path("engine/<str:digest>.json", pwa.engine_bundle_view, name="engine-bundle"),
+    path("jsi18n/<str:lang>/<str:digest>.js", pwa.js_catalogue_view, name="js-catalogue"),
 ]

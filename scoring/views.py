@@ -87,8 +87,13 @@ def _form_options(game: dict, post) -> list[dict]:
     return out
 
 
+def _described(game, lang):
+    """Return a game's catalogue entry in ``lang`` with its name in that language (``title``), as the pages show it."""
+    return {**game.describe(lang), "title": game.title(lang)}
+
+
 def _games(lang):
-    return [game.describe(lang) for game in GAMES.values()]
+    return [_described(game, lang) for game in GAMES.values()]
 
 
 def home(request):
@@ -103,7 +108,7 @@ def sheet_new(request, slug):
     if slug not in GAMES:
         raise Http404
     lang = request_lang()
-    game = GAMES[slug].describe(lang)
+    game = _described(GAMES[slug], lang)
     errors, values = [], {}
     if request.method == "POST":
         names = [n for n in request.POST.getlist("player")][: MAX_FORM_PLAYERS * 2]
@@ -320,7 +325,7 @@ def _sheet_context(
     """
     result, datas = state or services.sheet_state(sheet, lang)
     # The cards the sheet's options play (a mode may leave some out): the picker offers only those.
-    game = {**GAMES[sheet.game].describe(lang), "cards": sheet.engine.cards_for(sheet.options, lang)}
+    game = {**_described(GAMES[sheet.game], lang), "cards": sheet.engine.cards_for(sheet.options, lang)}
     players = sheet.players
     # A session's highlight follows its summary's leaders (Adversaire: most games won), else the winners.
     leaders = set(result.get("session_leaders", result["winners"]))
@@ -775,8 +780,7 @@ def rematch(request, sheet_id):
 def my_sheets(request):
     sheets = services.played_at(access.my_sheets(request)).order_by("-played_at", "-created_at")
     sheets = services.with_lines(sheets.prefetch_related("seats")[:200], request_lang())
-    names = {slug: game.name for slug, game in GAMES.items()}
-    return render(request, "scoring/my_sheets.html", {"sheets": sheets, "names": names})
+    return render(request, "scoring/my_sheets.html", {"sheets": sheets})
 
 
 def rules(request, slug):
@@ -785,4 +789,4 @@ def rules(request, slug):
     lang = request_lang()
     # The worked examples are computed by the engine now: the page cannot drift from the scoring.
     engine = GAMES[slug]
-    return render(request, "scoring/rules.html", {"game": engine.describe(lang), "sections": engine.reference(lang)})
+    return render(request, "scoring/rules.html", {"game": _described(engine, lang), "sections": engine.reference(lang)})

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from . import names as _names
-from .i18n import card_picker, ordinal, pick, t
+from .i18n import N_, Nn_, _, card_picker, in_languages, n_, ordinal, pN_, t
 from .names import MAX_NAME, NameRefused, clean_name, name_key, names_are_kept
 
 MAX_ROUNDS_PER_REQUEST = 500  # rounds one call of the engine scores: bounds the work of one request
@@ -46,8 +46,6 @@ def render(value, lang):
     """Return a parameter of a message as text in ``lang``."""
     if hasattr(value, "render"):
         return value.render(lang)
-    if isinstance(value, dict) and "fr" in value:
-        return pick(value, lang)
     if isinstance(value, (list, tuple)):
         return ", ".join(render(v, lang) for v in value)
     if isinstance(value, str):
@@ -305,6 +303,12 @@ def leaders(totals, wins):
     return [name for name, total in totals.items() if total == best]
 
 
+# What a round's cell marks (Game.cell_marks), by kind.
+MARKS = {"penalty": N_("penalty"), "bonus": N_("bonus"), "tiebreak": N_("tie-break")}
+# How a winner is decided by the totals (Game.wins), said before the margin.
+WIN_RULES = {"highest": N_("Highest total wins"), "lowest": N_("Lowest total wins")}
+
+
 class Option:
     """Describe one game option: its kind, allowed values and default."""
 
@@ -313,17 +317,17 @@ class Option:
         self.kind = kind  # "choice", "bool", "int", "seat" (a player's place, 0 = first) or "teams"
         self.label = label
         self.default = default
-        self.choices = choices  # for "choice": {slug: {"fr", "en"}}
+        self.choices = choices  # for "choice": {slug: its name, N_("…")}
         self.lo = lo
         self.hi = hi
 
     def describe(self, lang):
         """Return the catalogue entry of this option."""
-        entry = {"default": self.default, "label": pick(self.label, lang)}
+        entry = {"default": self.default, "label": _(lang, self.label)}
         if self.kind == "choice":
             entry["choices"] = list(self.choices)
             # The engine names its choices in each language; pages show these names, never the slugs.
-            entry["choice_labels"] = {slug: pick(label, lang) for slug, label in self.choices.items()}
+            entry["choice_labels"] = {slug: _(lang, label) for slug, label in self.choices.items()}
         else:
             entry["type"] = self.kind
             if self.kind in ("int", "seat"):
@@ -357,14 +361,14 @@ class Game:
     """Base of every game engine; subclasses fill the class attributes and ``_score``."""
 
     slug = ""
-    name: ClassVar[dict] = {"fr": "", "en": ""}
+    name: ClassVar[str] = ""  # N_("…"): said in the reader's language
     min_players = 2
     max_players = 2
     wins = "highest"
     entry = "cards"
-    modes: ClassVar[dict] = {}  # slug -> {"fr", "en"}
+    modes: ClassVar[dict] = {}  # slug -> its name, N_("…")
     options_spec = ()  # Option instances, "mode" first
-    summary: ClassVar[dict] = {"fr": "", "en": ""}
+    summary: ClassVar[str] = ""
     card_kinds = ()
     # The decks a hand of cards is read with ({"cards": [...]} entries); none: the game takes no cards.
     decks: ClassVar[tuple] = ()
@@ -384,14 +388,14 @@ class Game:
     # A sheet is a session of many games that the rules never finish: each seat's records
     # count its games and wins, and its stats are the table's win rates, not scores.
     session = False
-    # A card round names who declared its end: the entry form asks this question ({"fr", "en"}).
-    declarer_question: ClassVar[dict | None] = None
+    # A card round names who declared its end: the entry form asks this question (N_("…")).
+    declarer_question: ClassVar[str | None] = None
     # Bonuses added to the totals get a row of their own under the rounds.
     has_bonus_row = False
-    # What one row of a sheet is, singular and plural, in each language: a round of the game,
-    # or a game of a session. The pages, the scripts and the messages say it with this noun
-    # (the French phrases around it take a feminine noun: « la manche 3 », « la partie 3 »).
-    round_noun: ClassVar[dict] = {"fr": ("manche", "manches"), "en": ("round", "rounds")}
+    # What one row of a sheet is, singular and plural (English, translated by the catalogues): a
+    # round of the game, or a game of a session. The pages, the scripts and the messages say it
+    # with this noun (the French phrases around it take a feminine noun: « la manche 3 », « la partie 3 »).
+    round_noun: ClassVar[tuple] = Nn_("round", "rounds")
     # The detail rules that a round's cell marks, by kind ("penalty", "bonus", "tiebreak"): a number
     # that carries one says so in the cell itself, not only in its explanation.
     detail_marks: ClassVar[dict] = {}
@@ -424,7 +428,7 @@ class Game:
 
         ``template`` is the entry partial of the sheet's phone, ``seat_template`` that of a
         player's own phone; ``declarer``: the question asking who declared the round's end
-        ({"fr", "en"}), or None; ``own_entry``: each player can send their own entry from
+        (in every language, {"fr": ..., "en": ...}), or None; ``own_entry``: each player can send their own entry from
         their phone; ``table_result``: the table saves
         one result, won or lost; ``bonus_row`` and ``total_row``: the rows under the rounds
         (a session, shown with its summary, has no total row: its games are not added up);
@@ -438,7 +442,7 @@ class Game:
             "kind": kind,
             "template": f"scoring/entry/{kind}.html",
             "seat_template": f"scoring/seat_entry/{kind}.html",
-            "declarer": self.declarer_question,
+            "declarer": in_languages(self.declarer_question) if self.declarer_question else None,
             "own_entry": not table_result,
             "table_result": table_result,
             "bonus_row": self.has_bonus_row,
@@ -471,7 +475,7 @@ class Game:
             return (records or {}).get("games", 0), (records or {}).get("wins", 0)
         return 1, int(winner)
 
-    # The records of ``seat_records`` the stats show, in order: {"key", "label": {"fr", "en"},
+    # The records of ``seat_records`` the stats show, in order: {"key", "label": N_("…"),
     # "combine": "sum" (added over games) or "max" (the best game), "of": the key it is out of, if any}.
     records_shown: ClassVar[tuple] = ()
 
@@ -498,7 +502,7 @@ class Game:
                 continue
             of = shown_record.get("of")
             lines.append(
-                {"key": key, "label": pick(shown_record["label"], lang), "value": records[key], "of": records.get(of)}
+                {"key": key, "label": _(lang, shown_record["label"]), "value": records[key], "of": records.get(of)}
             )
         return lines
 
@@ -551,8 +555,7 @@ class Game:
 
     def round_words(self, lang="fr") -> dict:
         """Return the noun of one row of a sheet in ``lang``: {"one": "manche", "other": "manches"}."""
-        one, other = pick(self.round_noun, lang)
-        return {"one": one, "other": other}
+        return {"one": n_(lang, *self.round_noun, 1), "other": n_(lang, *self.round_noun, 2)}
 
     def cell_marks(self, details, lang="fr") -> list:
         """Return the marks of a round's cell from its detail lines: [{"kind", "label", "text"}], one per line marked.
@@ -564,8 +567,9 @@ class Game:
         for line in details or ():
             kind = self.detail_marks.get(line.get("rule"))
             if kind:
-                label, text = t(f"mark.{kind}", lang), line.get("text", "")
-                said = t("mark.said", lang, label=label, text=text)
+                label, text = _(lang, MARKS[kind]), line.get("text", "")
+                # A mark's accessible name: its kind, then the line it marks.
+                said = _(lang, N_("{label}: {text}")).format(label=label, text=text)
                 marks.append({"kind": kind, "label": label, "text": text, "said": said})
         return marks
 
@@ -610,7 +614,9 @@ class Game:
                     "members": sides[side][0],
                     "total": sides[side][1],
                     "gap": gap,
-                    "gap_text": t("rank.gap", lang, gap=gap) if gap else "",
+                    "gap_text": n_(lang, "{gap} point behind", "{gap} points behind", gap).format(gap=gap)
+                    if gap
+                    else "",
                 }
             )
         return {"places": places, "decided": self._decided(result, sides, winners, places, lang)}
@@ -621,36 +627,48 @@ class Game:
         outcomes = [r["outcome"]["text"] for r in result.get("rounds", ()) if r.get("outcome")]
         total = signed(sides[winners[0]][1]) if winners else ""
         if outcomes and len(winners) == 1:
-            lines.append(t("rank.tiebreak", lang, total=total, outcome=outcomes[-1]))
+            said = _(lang, N_("Equal totals ({total}), decided by the tie-break round: {outcome}."))
+            lines.append(said.format(total=total, outcome=outcomes[-1]))
         elif len(winners) > 1:
-            lines.append(t("rank.shared", lang, total=total, names=", ".join(winners)))
+            said = _(lang, N_("Equal totals ({total}): {names} share the win."))
+            lines.append(said.format(total=total, names=", ".join(winners)))
         elif winners:
             others = [p for p in places if p["side"] not in winners]
             if others:
                 second = [p["side"] for p in others if p["place"] == others[0]["place"]]
-                rule = t(f"rank.rule.{self.wins}", lang)
+                rule = _(lang, WIN_RULES[self.wins])
                 gap = others[0]["gap"]
-                lines.append(t("rank.won", lang, rule=rule, winner=winners[0], gap=gap, second=", ".join(second)))
+                said = n_(
+                    lang,
+                    "{rule}: {winner}, {gap} point ahead of {second}.",
+                    "{rule}: {winner}, {gap} points ahead of {second}.",
+                    gap,
+                )
+                lines.append(said.format(rule=rule, winner=winners[0], gap=gap, second=", ".join(second)))
         for name, details in (result.get("bonus_details") or {}).items():
             if result.get("bonuses", {}).get(name):
-                lines.extend(t("rank.bonus", lang, name=name, text=d["text"]) for d in details)
+                lines.extend(_(lang, N_("{name}'s bonus: {text}")).format(name=name, text=d["text"]) for d in details)
         return lines
 
     # -- catalogue ---------------------------------------------------------
+
+    def title(self, lang="fr"):
+        """Return the game's name in ``lang``."""
+        return _(lang, self.name)
 
     def describe(self, lang="fr"):
         """Return this game's catalogue entry (JSON-serialisable) in ``lang``."""
         return {
             "slug": self.slug,
-            "name": dict(self.name),
+            "name": in_languages(self.name),
             "players": {"min": self.min_players, "max": self.max_players},
             "wins": self.wins,
-            "modes": [{"slug": s, "name": pick(n, lang)} for s, n in self.modes.items()],
+            "modes": [{"slug": s, "name": _(lang, n)} for s, n in self.modes.items()],
             "options": {o.name: o.describe(lang) for o in self.options_spec},
             "cards": self.cards_for({}, lang),
             "entry": self.entry,
             "cell": self.cell,
-            "summary": pick(self.summary, lang),
+            "summary": _(lang, self.summary),
             "round_noun": self.round_words(lang),
         }
 
@@ -684,7 +702,7 @@ class Game:
     # -- the rules page ------------------------------------------------------------
 
     # The game's scoring reference, from its rule book: sections {"title", "text": [...],
-    # "table": {"head", "rows"}, "examples": [...]} of {"fr", "en"} texts. An example is
+    # "table": {"head", "rows"}, "examples": [...]} of texts N_("…") (said in the reader's language). An example is
     # {"label", "input", "points"}: the page shows what ``example(input)`` computes when
     # it renders, and "points" is the rule book's number (a test checks they agree). A
     # table cell may be {"example": input} too: the engine computes it the same way.
@@ -950,7 +968,10 @@ def detail_rules(result, name):
 
 def _text(value, lang):
     """Return a text of the rules data in ``lang`` (plain strings are the same in every language)."""
-    return pick(value, lang) if isinstance(value, dict) else str(value)
+    return value.render(lang) if hasattr(value, "render") else str(value)
+
+
+DECIMAL_POINT = pN_("decimal separator", ".")
 
 
 def _points_text(points, plus=False, lang="fr"):
@@ -959,7 +980,7 @@ def _points_text(points, plus=False, lang="fr"):
         return "—"
     if isinstance(points, float):
         text = f"{points:.1f}"
-        return (text.replace(".", ",") if lang == "fr" else text) + "\u00a0%"
+        return text.replace(".", _(lang, DECIMAL_POINT)) + "\u00a0%"
     return f"+{points}" if plus and points >= 0 else signed(points)
 
 

@@ -1,7 +1,7 @@
 """Cards: parsing the JSON card objects, deck membership and per-round copy limits."""
 
 from .base import TYPED_MAX, TYPED_MIN, VALUES, detail, is_int, shown
-from .i18n import ACTIONS, COLOURS, EMOJI, SPECIALS, SPECIALS_THE, pick
+from .i18n import ACTIONS, COLOURS, EMOJI, N_, SPECIALS, SPECIALS_THE, _, pN_
 
 CLASSIC = ("red", "blue", "green", "yellow")
 NUMERIC = CLASSIC + ("rainbow", "shadow")
@@ -50,19 +50,25 @@ class Card:
     def render(self, lang="fr"):
         """Return the card's name in ``lang``: "7 bleu" / "blue 7", "10 🌈", "Joker"."""
         if self.kind in COLOURS:
-            colour = pick(COLOURS[self.kind], lang)
-            return f"{self.value} {colour}" if lang != "en" else f"{colour} {self.value}"
+            return _(lang, COLOUR_CARD).format(colour=_(lang, COLOURS[self.kind]), value=self.value)
         if self.value is not None:
             return f"{self.value} {EMOJI[self.kind]}"
         if self.kind == "action":
-            return pick(ACTIONS[self.name], lang)
-        return pick(SPECIALS[self.kind], lang)
+            return _(lang, ACTIONS[self.name])
+        return _(lang, SPECIALS[self.kind])
 
     def short(self, lang="fr"):
         """Return the compact emoji form used in score details: "7🔴", "10🌈", "∞"."""
         if self.value is not None:
             return f"{self.value}{EMOJI[self.kind]}"
         return self.render(lang)
+
+
+# A colour card's name: "blue 7" (« 7 bleu »).
+COLOUR_CARD = pN_("a colour card", "{colour} {value}")
+# A card as the subject of a sentence: "The blue 7 card" (« La carte 7 bleu »).
+THE_CARD = N_("The {card} card")
+THE_ACTION_CARD = N_("The {card} action card")
 
 
 class CardSubject:
@@ -77,13 +83,9 @@ class CardSubject:
         """Return the subject form of the card in ``lang``."""
         card = self.card
         if card.kind in SPECIALS_THE:
-            return pick(SPECIALS_THE[card.kind], lang)
-        if lang == "en":
-            kind = "action card" if card.kind == "action" else "card"
-            return f"The {card.render(lang)} {kind}"
-        if card.kind == "action":
-            return f"La carte action {card.render(lang)}"
-        return f"La carte {card.render(lang)}"
+            return _(lang, SPECIALS_THE[card.kind])
+        subject = THE_ACTION_CARD if card.kind == "action" else THE_CARD
+        return _(lang, subject).format(card=card.render(lang))
 
 
 class Deck:

@@ -13,17 +13,11 @@ from .base import (
     leaders,
     next_round,
 )
-from .i18n import t
+from .i18n import N_, Nn_, n_
 
 MODES = {
-    "cooperatif": {
-        "fr": "Coopératif (toute la table)",
-        "en": "Cooperative (whole table)",
-    },
-    "adversaire": {
-        "fr": "Adversaire (chacun sa couleur)",
-        "en": "Versus (one colour each)",
-    },
+    "cooperatif": N_("Cooperative (whole table)"),
+    "adversaire": N_("Versus (one colour each)"),
 }
 PLAYERS = {"cooperatif": (2, 5), "adversaire": (2, 4)}
 COLOUR_CARDS = 17  # one classic family, 0-16
@@ -63,33 +57,28 @@ def _rate(n, **mode):
 # The reference of the rule book (003): modes, deck sizes and the simulated win rates.
 RULES = (
     {
-        "title": {"fr": "Ce que garde la feuille", "en": "What the sheet keeps"},
+        "title": N_("What the sheet keeps"),
         "text": (
-            {
-                "fr": "L'application garde les résultats de la table, elle n'arbitre pas le jeu. Une feuille est "
-                "une session : chaque ligne est une partie jouée, et c'est la table qui clôt la session.",
-                "en": "The app keeps the table's results; it does not referee play. A sheet is a session: each "
-                "row is one game played, and the table closes the session.",
-            },
+            N_(
+                "The app keeps the table's results; it does not referee play. A sheet is a session: each "
+                "row is one game played, and the table closes the session."
+            ),
         ),
     },
     {
-        "title": {"fr": "Mode Coopératif (2–5 joueurs)", "en": "Cooperative mode (2–5 players)"},
+        "title": N_("Cooperative mode (2–5 players)"),
         "text": (
-            {
-                "fr": "Toute la table pose ses cartes sur les piles ; la partie est gagnée quand tout le paquet est "
-                "posé. On note les cartes posées (0 … paquet). Option Découverte (3 familles) : 17 cartes en "
-                "moins ; option Expert (sans la règle du ±10) : le paquet ne change pas.",
-                "en": "The whole table plays on the piles; the game is won when the whole deck is placed. Enter "
-                "the cards placed (0 … deck). Découverte option (3 families): 17 cards fewer; Expert option (no "
-                "±10 rule): same deck.",
-            },
+            N_(
+                "The whole table plays on the piles; the game is won when the whole deck is placed. Enter "
+                "the cards placed (0 … deck). Découverte option (3 families): 17 cards fewer; Expert option "
+                "(no ±10 rule): same deck."
+            ),
         ),
         "table": {
             "head": (
-                {"fr": "Joueurs", "en": "Players"},
-                {"fr": "Paquet", "en": "Deck"},
-                {"fr": "Paquet Découverte", "en": "Découverte deck"},
+                N_("Players"),
+                N_("Deck"),
+                N_("Découverte deck"),
             ),
             "rows": tuple(
                 (str(n), {"example": {"deck": n}}, {"example": {"deck": n, "decouverte": True}}) for n in (2, 3, 4, 5)
@@ -97,19 +86,14 @@ RULES = (
         },
     },
     {
-        "title": {"fr": "Taux de victoire de référence", "en": "Reference win rates"},
-        "text": (
-            {
-                "fr": "Simulations du livret, en pour cent ; la feuille montre le taux de la table à côté.",
-                "en": "The rule book's simulations, in percent; the sheet shows the table's own rate beside them.",
-            },
-        ),
+        "title": N_("Reference win rates"),
+        "text": (N_("The rule book's simulations, in percent; the sheet shows the table's own rate beside them."),),
         "table": {
             "head": (
-                {"fr": "Joueurs", "en": "Players"},
-                {"fr": "Normal", "en": "Normal"},
-                {"fr": "Expert (avant cartes action)", "en": "Expert (before action cards)"},
-                {"fr": "Découverte", "en": "Découverte"},
+                N_("Players"),
+                N_("Normal"),
+                N_("Expert (before action cards)"),
+                N_("Découverte"),
             ),
             "rows": tuple(
                 (str(n), _rate(n), _rate(n, expert=True), _rate(n, decouverte=True)) for n in sorted(REFERENCE)
@@ -117,16 +101,13 @@ RULES = (
         },
     },
     {
-        "title": {"fr": "Mode Adversaire (2–4 joueurs)", "en": "Versus mode (2–4 players)"},
+        "title": N_("Versus mode (2–4 players)"),
         "text": (
-            {
-                "fr": "Chacun a sa couleur : on note les cartes de sa couleur posées (0–17) et s'il a été éliminé. "
-                "Celui qui pose ses 17 cartes gagne ; sinon le plus de cartes posées gagne, éliminé ou non, "
-                "égalités partagées. Le bilan de la session compte les parties gagnées par chacun.",
-                "en": "Everyone owns a colour: enter the own-colour cards placed (0–17) and whether they were "
-                "eliminated. A player placing all 17 wins; otherwise the most cards placed wins, eliminated or "
-                "not, ties shared. The session summary counts each player's game wins.",
-            },
+            N_(
+                "Everyone owns a colour: enter the own-colour cards placed (0–17) and whether they were "
+                "eliminated. A player placing all 17 wins; otherwise the most cards placed wins, eliminated "
+                "or not, ties shared. The session summary counts each player's game wins."
+            ),
         ),
     },
 )
@@ -136,10 +117,7 @@ class Coop(Game):
     """The climbing game: the sheet records each game of a session and the table's record."""
 
     slug = "coop"
-    name: ClassVar[dict] = {
-        "fr": "Jeu coopératif (climbing)",
-        "en": "Cooperative climbing game",
-    }
+    name: ClassVar[str] = N_("Cooperative climbing game")
     min_players = 2
     max_players = 5
     wins = "coop"
@@ -147,7 +125,7 @@ class Coop(Game):
     cell = "coop"
     session = True
     # A sheet is a session: each row is one game played.
-    round_noun: ClassVar[dict] = {"fr": ("partie", "parties"), "en": ("game", "games")}
+    round_noun: ClassVar[tuple] = Nn_("game", "games")
     draft_fields = ("placed",)
     entries_optional = True  # the cooperative mode: one result for the whole table
     entry_field_schemas: ClassVar[dict] = {
@@ -174,7 +152,7 @@ class Coop(Game):
     records_shown: ClassVar[tuple] = (
         {
             "key": "best",
-            "label": {"fr": "Meilleure ascension (cartes posées)", "en": "Best climb (cards placed)"},
+            "label": N_("Best climb (cards placed)"),
             "combine": "max",
         },
     )
@@ -205,7 +183,9 @@ class Coop(Game):
         return [
             {
                 "table": " · ".join(
-                    [t("session_players", lang, count=n)] + ["Expert"] * expert + ["Découverte"] * decouverte
+                    [n_(lang, "{count} player", "{count} players", n).format(count=n)]
+                    + ["Expert"] * expert
+                    + ["Découverte"] * decouverte
                 ),
                 "games": games,
                 "rate": round(100 * wins / games, 1) if games else None,
@@ -225,43 +205,29 @@ class Coop(Game):
         Option(
             "mode",
             "choice",
-            {"fr": "Mode de jeu", "en": "Game mode"},
+            N_("Game mode"),
             "cooperatif",
             MODES,
         ),
         Option(
             "expert",
             "bool",
-            {
-                "fr": "Mode Expert (sans la règle du ±10)",
-                "en": "Expert mode (no ±10 rule)",
-            },
+            N_("Expert mode (no ±10 rule)"),
             False,
         ),
         Option(
             "decouverte",
             "bool",
-            {
-                "fr": "Mode Découverte (3 familles, 17 cartes en moins)",
-                "en": "Découverte mode (3 families, 17 cards fewer)",
-            },
+            N_("Découverte mode (3 families, 17 cards fewer)"),
             False,
         ),
     )
-    summary: ClassVar[dict] = {
-        "fr": (
-            "En Coopératif, toute la table pose ses cartes sur les piles montantes et "
-            "descendantes : la partie est gagnée quand tout le paquet est posé, sinon le nombre "
-            "de cartes posées est le score à battre. En Adversaire, chacun complète sa couleur : "
-            "17 cartes posées gagnent, sinon le plus de cartes posées."
-        ),
-        "en": (
-            "In Cooperative mode the whole table plays on rising and falling piles: the game is "
-            "won when the whole deck is placed, otherwise the cards placed are the score to beat. "
-            "In Versus mode everyone completes their own colour: 17 cards placed wins, else the "
-            "most cards placed."
-        ),
-    }
+    summary: ClassVar[str] = N_(
+        "In Cooperative mode the whole table plays on rising and falling piles: the game is won "
+        "when the whole deck is placed, otherwise the cards placed are the score to beat. In Versus "
+        "mode everyone completes their own colour: 17 cards placed wins, else the most cards "
+        "placed."
+    )
     card_kinds = (
         "red",
         "blue",
@@ -295,12 +261,20 @@ class Coop(Game):
         """
         records = [(name, rec or {}) for name, _total, rec in seats]
         first = records[0][1] if records else {}
-        played = t("list.session_games", lang, count=first.get("games", 0))
+        games = first.get("games", 0)
+        played = n_(lang, "{count} game", "{count} games", games).format(count=games)
         if (options or {}).get("mode") == "adversaire":
-            wins = [t("list.player_wins", lang, name=name, count=rec.get("wins", 0)) for name, rec in records]
+            wins = [
+                n_(lang, "{name} {count} win", "{name} {count} wins", rec.get("wins", 0)).format(
+                    name=name, count=rec.get("wins", 0)
+                )
+                for name, rec in records
+            ]
             return f"{played} · {', '.join(wins)}"
         names = ", ".join(name for name, _rec in records)
-        return f"{names} · {played}, {t('list.session_wins', lang, count=first.get('wins', 0))}"
+        won = first.get("wins", 0)
+        won_said = n_(lang, "{count} won", "{count} won", won).format(count=won)
+        return f"{names} · {played}, {won_said}"
 
     def _check_options(self, players, opts, given, problems):
         mode = opts["mode"]

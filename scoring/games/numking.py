@@ -20,17 +20,12 @@ from .base import (
     next_round,
     shown,
 )
+from .i18n import N_, Phrase
 from .numking_referee import TRICK_SCHEMA, check_hand, check_trick, referee_cards, resolve, resolve_hand
 
 MODES = {
-    "classic": {
-        "fr": "Classique (manches progressives)",
-        "en": "Classic (growing rounds)",
-    },
-    "binomes": {
-        "fr": "Binômes (6 cartes, 5 manches)",
-        "en": "Pairs (6 cards, 5 rounds)",
-    },
+    "classic": N_("Classic (growing rounds)"),
+    "binomes": N_("Pairs (6 cards, 5 rounds)"),
 }
 DECK = 36
 EXTRA_DECK = 52  # an extra colour family 1-16, from 7 players
@@ -74,86 +69,72 @@ def _round(label, bid, tricks, cards, points):
 
 def _streak(run):
     """Return the streak table's row for a longest run of ``run`` exact bids (5 stands for 5 or more)."""
-    label = {"fr": f"{run} manches exactes de suite", "en": f"{run} exact rounds in a row"}
-    if run >= 5:
-        label = {"fr": f"{run} manches exactes de suite ou plus", "en": f"{run} exact rounds in a row or more"}
-    return (label, {"example": {"streak": run}, "plus": True})
+    label = N_("{run} exact rounds in a row or more") if run >= 5 else N_("{run} exact rounds in a row")
+    return (Phrase(label, run=run), {"example": {"streak": run}, "plus": True})
 
 
 # The scoring reference of the rule book (004), with its formulas, examples and streak table.
 RULES = (
     {
-        "title": {"fr": "Le jeu et les manches", "en": "The deck and the rounds"},
+        "title": N_("The deck and the rounds"),
         "text": (
-            {
-                "fr": "36 cartes : Rainbow 1–16, Shadow 1–16, Num-X, Flash, Flip, Quantique ; à 7 joueurs ou plus "
-                "une famille de couleur 1–16 peut s'ajouter (52 cartes). La manche k distribue (départ + k − 1) "
-                "cartes à chacun ; la dernière en distribue le plus possible : ⌊paquet ÷ joueurs⌋.",
-                "en": "36 cards: rainbow 1–16, shadow 1–16, Num-X, Flash, Flip, Quantique; with 7 players or more "
-                "an extra colour family 1–16 may be added (52 cards). Round k deals (start + k − 1) cards to each "
-                "player; the last deals as many as possible: ⌊deck ÷ players⌋.",
-            },
-            {
-                "fr": "Avant la manche, chacun annonce ses plis (0 … cartes) ; après, on note les plis pris (leur "
-                "somme ne dépasse pas les cartes distribuées). Le premier donneur est choisi à la création de la "
-                "feuille, puis la donne tourne dans le sens des aiguilles d'une montre.",
-                "en": "Before the round everyone bids their tricks (0 … cards); after it, the tricks taken are "
-                "entered (they add up to at most the cards dealt). The first dealer is chosen when the sheet is "
-                "made, then the deal goes clockwise.",
-            },
+            N_(
+                "36 cards: rainbow 1–16, shadow 1–16, Num-X, Flash, Flip, Quantique; with 7 players or more "
+                "an extra colour family 1–16 may be added (52 cards). Round k deals (start + k − 1) cards "
+                "to each player; the last deals as many as possible: ⌊deck ÷ players⌋."
+            ),
+            N_(
+                "Before the round everyone bids their tricks (0 … cards); after it, the tricks taken are "
+                "entered (they add up to at most the cards dealt). The first dealer is chosen when the "
+                "sheet is made, then the deal goes clockwise."
+            ),
         ),
         "table": {
-            "head": ({"fr": "Joueurs", "en": "Players"}, {"fr": "Manches (départ 1)", "en": "Rounds (start 1)"}),
+            "head": (N_("Players"), N_("Rounds (start 1)")),
             "rows": tuple((str(n), {"example": {"rounds": n}}) for n in (2, 3, 4, 5, 6)),
         },
     },
     {
-        "title": {"fr": "Points d'une manche", "en": "Round points"},
+        "title": N_("Round points"),
         "table": {
-            "head": ({"fr": "Résultat", "en": "Result"}, {"fr": "Points", "en": "Points"}),
+            "head": (N_("Result"), N_("Points")),
             "rows": (
-                ({"fr": "annonce b > 0, pris = b", "en": "bid b > 0, taken = b"}, "10 + 3 × b"),
-                ({"fr": "annonce b > 0, pris ≠ b", "en": "bid b > 0, taken ≠ b"}, "−3 × |b − pris|"),
+                (N_("bid b > 0, taken = b"), "10 + 3 × b"),
+                (N_("bid b > 0, taken ≠ b"), "−3 × |b − pris|"),
                 (
-                    {"fr": "annonce 0, pris 0", "en": "bid 0, taken 0"},
-                    {"fr": "20 + 2 × cartes", "en": "20 + 2 × cards"},
+                    N_("bid 0, taken 0"),
+                    N_("20 + 2 × cards"),
                 ),
-                ({"fr": "annonce 0, pris t > 0", "en": "bid 0, taken t > 0"}, "−(10 + 5 × t)"),
+                (N_("bid 0, taken t > 0"), "−(10 + 5 × t)"),
             ),
         },
         "examples": (
-            _round({"fr": "Annonce 3, 3 plis pris", "en": "Bid 3, took 3"}, 3, 3, 3, 19),
-            _round({"fr": "Annonce 0 sur 5 cartes, 0 pli", "en": "Bid 0 on 5 cards, took 0"}, 0, 0, 5, 30),
-            _round({"fr": "Annonce 3, 1 pli pris", "en": "Bid 3, took 1"}, 3, 1, 3, -6),
+            _round(N_("Bid 3, took 3"), 3, 3, 3, 19),
+            _round(N_("Bid 0 on 5 cards, took 0"), 0, 0, 5, 30),
+            _round(N_("Bid 3, took 1"), 3, 1, 3, -6),
         ),
     },
     {
-        "title": {"fr": "Bonus de série", "en": "Streak bonus"},
+        "title": N_("Streak bonus"),
         "text": (
-            {
-                "fr": "Une manche exacte (pris = annonce, annonce 0 comprise) prolonge la série, toute autre la "
-                "remet à zéro. Le bonus est donné une fois, en fin de partie, pour la plus longue série du "
-                "joueur ; pendant la partie la feuille le montre comme provisoire.",
-                "en": "An exact round (taken = bid, bid 0 included) extends the streak, any other resets it. The "
-                "bonus is given once, at the end of the game, for the player's longest streak; during the game "
-                "the sheet shows it as provisional.",
-            },
+            N_(
+                "An exact round (taken = bid, bid 0 included) extends the streak, any other resets it. The "
+                "bonus is given once, at the end of the game, for the player's longest streak; during the "
+                "game the sheet shows it as provisional."
+            ),
         ),
         "table": {
-            "head": ({"fr": "Plus longue série", "en": "Longest streak"}, {"fr": "Bonus", "en": "Bonus"}),
+            "head": (N_("Longest streak"), N_("Bonus")),
             "rows": tuple(_streak(n) for n in (2, 3, 4, 5)),
         },
     },
     {
-        "title": {"fr": "Binômes et victoire", "en": "Pairs and winning"},
+        "title": N_("Pairs and winning"),
         "text": (
-            {
-                "fr": "Binômes : 6 cartes à chaque manche, 5 manches, chaque joueur compté comme ci-dessus ; le "
-                "total de l'équipe est la somme de ses deux joueurs. Le plus haut total gagne ; à égalité, la "
-                "victoire est partagée.",
-                "en": "Pairs: 6 cards every round, 5 rounds, each player scored as above; the team's total is the "
-                "sum of its two players. The highest total wins; equal totals share the win.",
-            },
+            N_(
+                "Pairs: 6 cards every round, 5 rounds, each player scored as above; the team's total is the "
+                "sum of its two players. The highest total wins; equal totals share the win."
+            ),
         ),
     },
 )
@@ -163,7 +144,7 @@ class NumKing(Game):
     """Num King: each round, bid the tricks you will take, then score the result."""
 
     slug = "numking"
-    name: ClassVar[dict] = {"fr": "Num King", "en": "Num King"}
+    name: ClassVar[str] = N_("Num King")
     min_players = 2
     max_players = 12
     wins = "highest"
@@ -194,11 +175,11 @@ class NumKing(Game):
 
     modes: ClassVar[dict] = MODES
     options_spec = (
-        Option("mode", "choice", {"fr": "Mode de jeu", "en": "Game mode"}, "classic", MODES),
+        Option("mode", "choice", N_("Game mode"), "classic", MODES),
         Option(
             "start",
             "int",
-            {"fr": "Cartes de la première manche", "en": "Cards in the first round"},
+            N_("Cards in the first round"),
             1,
             lo=1,
             hi=EXTRA_DECK // 2,
@@ -206,16 +187,13 @@ class NumKing(Game):
         Option(
             "extra_family",
             "bool",
-            {
-                "fr": "Famille de couleur supplémentaire (7 joueurs ou plus, 52 cartes)",
-                "en": "Extra colour family (7 players or more, 52 cards)",
-            },
+            N_("Extra colour family (7 players or more, 52 cards)"),
             False,
         ),
         Option(
             "dealer",
             "seat",
-            {"fr": "Premier donneur", "en": "First dealer"},
+            N_("First dealer"),
             0,
             lo=0,
             hi=11,
@@ -223,26 +201,14 @@ class NumKing(Game):
         Option(
             "teams",
             "teams",
-            {
-                "fr": "Binômes : équipes de deux joueurs",
-                "en": "Pairs: teams of two players",
-            },
+            N_("Pairs: teams of two players"),
         ),
     )
-    summary: ClassVar[dict] = {
-        "fr": (
-            "Avant chaque manche, chacun annonce ses plis. Annonce exacte : 10 + 3 par pli "
-            "annoncé (annonce 0 réussie : 20 + 2 par carte) ; ratée : −3 par pli d'écart "
-            "(annonce 0 ratée : −10 − 5 par pli). La plus longue série d'annonces exactes "
-            "rapporte un bonus en fin de partie et le plus haut total gagne."
-        ),
-        "en": (
-            "Before each round everyone bids their tricks. An exact bid scores 10 + 3 per trick "
-            "(a made bid of 0: 20 + 2 per card); a missed one −3 per trick off (a failed 0: "
-            "−10 − 5 per trick). The longest run of exact bids earns a bonus at the end and the "
-            "highest total wins."
-        ),
-    }
+    summary: ClassVar[str] = N_(
+        "Before each round everyone bids their tricks. An exact bid scores 10 + 3 per trick (a made "
+        "bid of 0: 20 + 2 per card); a missed one −3 per trick off (a failed 0: −10 − 5 per trick). "
+        "The longest run of exact bids earns a bonus at the end and the highest total wins."
+    )
     card_kinds = ("rainbow", "shadow", "numx", "action")
     card_actions = ("flash", "flip", "quantique")
     # An example request of the score endpoint (the API documentation shows it).
@@ -427,10 +393,10 @@ class NumKing(Game):
     records_shown: ClassVar[tuple] = (
         {
             "key": "longest_streak",
-            "label": {"fr": "Plus longue série d'annonces exactes", "en": "Longest exact streak"},
+            "label": N_("Longest exact streak"),
             "combine": "max",
         },
-        {"key": "exact_bids", "label": {"fr": "Annonces exactes", "en": "Exact bids"}, "combine": "sum", "of": "bids"},
+        {"key": "exact_bids", "label": N_("Exact bids"), "combine": "sum", "of": "bids"},
     )
 
     def seat_records(self, result, name):

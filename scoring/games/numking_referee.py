@@ -9,7 +9,7 @@ first. Plain Python like every engine: the device runs it too (Pyodide).
 """
 
 from .base import Issue, Problems, check_fields, is_int, shown
-from .i18n import ACTIONS, CARD_LABELS, pick, t
+from .i18n import ACTIONS, CARD_LABELS, N_, _
 
 COLOURS = ("rainbow", "shadow", "family")  # "family": the extra colour family (option extra_family)
 KINDS = (*COLOURS, "numx", "action")
@@ -91,8 +91,8 @@ class TrickCard:
     def render(self, lang="fr"):
         """Return the card's name in ``lang``: "Rainbow 12", "Famille 3", "⚡ Num-X 17", "Flip"."""
         if self.kind == "action":
-            return pick(ACTIONS[self.name], lang)
-        return f"{pick(CARD_LABELS[self.kind], lang)} {self.value}"
+            return _(lang, ACTIONS[self.name])
+        return f"{_(lang, CARD_LABELS[self.kind]['label'])} {self.value}"
 
 
 def _kinds(extra_family):
@@ -215,11 +215,22 @@ def check_trick(players, extra_family, plays, played, problems):
     return trick
 
 
+# What the action in force does (Card.effect()), said after the card.
+EFFECTS = {
+    "flash": N_("the trick is cancelled, nobody takes it"),
+    "flip": N_("the lowest valid card wins"),
+    "quantique": N_("{count} players, the highest valid {parity} card wins"),
+    "numx": N_("the highest valid card wins"),
+}
+PARITIES = {"even": N_("even"), "odd": N_("odd")}
+AND = N_("and")  # the last two items of a list: "A, B and C"
+
+
 def _and(items, lang):
     """Return items joined as a sentence says them: "A", "A et B", "A, B et C"."""
     if len(items) < 2:
         return "".join(items)
-    return f"{', '.join(items[:-1])} {t('t.and', lang)} {items[-1]}"
+    return f"{', '.join(items[:-1])} {_(lang, AND)} {items[-1]}"
 
 
 def resolve(players, trick, lang="fr"):
@@ -232,8 +243,8 @@ def resolve(players, trick, lang="fr"):
     """
     details = []
 
-    def say(code, **params):
-        details.append(t(code, lang, **params))
+    def say(text, **params):
+        details.append(_(lang, text).format(**params))
 
     def named(cards):
         return _and([c.render(lang) for _p, c in cards], lang)
@@ -245,9 +256,9 @@ def resolve(players, trick, lang="fr"):
             by_value.setdefault(card.value, []).append((player, card))
     gone = {v for v, cards in by_value.items() if len({c.kind for _p, c in cards}) >= 2}
     for value in dict.fromkeys(c.value for _p, c in trick if c.value in gone and c.kind in COLOURS):
-        say("t.cancel", cards=named(by_value[value]))
+        say(N_("{cards} cancel each other out"), cards=named(by_value[value]))
     if not gone:
-        say("t.no_cancel")
+        say(N_("No cancellation: no value played by two families"))
     cancelled = [p for p, c in trick if c.kind in COLOURS and c.value in gone]
 
     # 2. The active action: the last action card played, Num-X counted; it replaces the ones before it.
@@ -256,22 +267,22 @@ def resolve(players, trick, lang="fr"):
     n = len(players)
     parity = "even" if n % 2 == 0 else "odd"
     if active is None:
-        say("t.no_action")
+        say(N_("No action card: the highest valid card wins"))
     else:
-        effect = t(f"t.effect.{active}", lang, count=n, parity=t(f"t.{parity}", lang), value=actions[-1].value)
+        effect = _(lang, EFFECTS[active]).format(count=n, parity=_(lang, PARITIES[parity]))
         card = actions[-1].render(lang)
         if len(actions) > 1:
             before = _and([a.render(lang) for a in actions[:-1]], lang)
-            say("t.active_after", card=card, before=before, effect=effect)
+            say(N_("{card} played after {before}: {effect}"), card=card, before=before, effect=effect)
         else:
-            say("t.active", card=card, effect=effect)
+            say(N_("{card}: {effect}"), card=card, effect=effect)
 
     # 3. The valid cards: the colour cards left and the Num-X at its declared value, whatever the action.
     valid = [(p, c) for p, c in trick if c.value is not None and not (c.kind in COLOURS and c.value in gone)]
     if valid:
-        say("t.valid", cards=named(valid))
+        say(N_("Valid cards: {cards}"), cards=named(valid))
     else:
-        say("t.no_valid")
+        say(N_("No valid card is left"))
 
     # 4. The winner (valid cards never tie: a value held by two families was cancelled).
     winner = None
@@ -282,20 +293,23 @@ def resolve(players, trick, lang="fr"):
             rest = 0 if parity == "even" else 1
             matching = [(p, c) for p, c in valid if c.value % 2 == rest]
             if not matching:
-                say("t.quantique_void", parity=t(f"t.{parity}", lang))
+                say(
+                    N_("No valid {parity} card: Quantique has no effect, the highest valid card wins"),
+                    parity=_(lang, PARITIES[parity]),
+                )
             winner = max(matching or valid, key=lambda pc: pc[1].value)
         else:
             winner = max(valid, key=lambda pc: pc[1].value)
     if winner is not None:
-        say("t.winner", player=winner[0], card=winner[1].render(lang))
+        say(N_("{player} takes the trick with {card}"), player=winner[0], card=winner[1].render(lang))
     else:
-        say("t.no_winner")
+        say(N_("Nobody takes the trick"))
 
     # 5. Who leads next: the winner; else the highest value other than Flash (cancelled cards
     # included), the first played of a tie; else the player who led this trick.
     if winner is not None:
         leads = winner[0]
-        say("t.leads_winner", player=leads)
+        say(N_("{player} leads the next trick"), player=leads)
     else:
         valued = [(p, c) for p, c in trick if c.value is not None]
         if valued:
@@ -303,12 +317,24 @@ def resolve(players, trick, lang="fr"):
             tied = [(p, c) for p, c in valued if c.value == top]
             leads, first = tied[0]
             if len(tied) > 1:
-                say("t.leads_tie", player=leads, cards=named(tied), card=first.render(lang))
+                say(
+                    N_(
+                        "{player} leads the next trick: {cards} tie as the highest cards other than Flash, "
+                        "and {card} was played first"
+                    ),
+                    player=leads,
+                    cards=named(tied),
+                    card=first.render(lang),
+                )
             else:
-                say("t.leads_highest", player=leads, card=first.render(lang))
+                say(
+                    N_("{player} leads the next trick: {card} is the highest card other than Flash"),
+                    player=leads,
+                    card=first.render(lang),
+                )
         else:
             leads = trick[0][0]
-            say("t.leads_again", player=leads)
+            say(N_("No card has a value: {player}, who led this trick, leads the next one too"), player=leads)
 
     return {
         "winner": winner[0] if winner is not None else None,
@@ -326,10 +352,12 @@ def resolve(players, trick, lang="fr"):
 def referee_cards(extra_family, lang="fr"):
     """Return the cards a trick is tapped from, named in ``lang``: the colours 1–16, Num-X, the actions."""
     return {
-        "colours": [{"kind": k, "label": pick(CARD_LABELS[k], lang)} for k in COLOURS if k != "family" or extra_family],
+        "colours": [
+            {"kind": k, "label": _(lang, CARD_LABELS[k]["label"])} for k in COLOURS if k != "family" or extra_family
+        ],
         "values": list(range(VALUES[0], VALUES[1] + 1)),
-        "numx": pick(CARD_LABELS["numx"], lang),
-        "actions": [{"name": a, "label": pick(ACTIONS[a], lang)} for a in ACTION_NAMES],
+        "numx": _(lang, CARD_LABELS["numx"]["label"]),
+        "actions": [{"name": a, "label": _(lang, ACTIONS[a])} for a in ACTION_NAMES],
     }
 
 

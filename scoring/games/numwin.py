@@ -14,15 +14,12 @@ from .base import (
     shown,
 )
 from .cards import Deck, cards_from_text, parse_entry, typed_detail
-from .i18n import t
+from .i18n import N_, _
 
 MODES = {
-    "classic": {"fr": "Classique (5 cartes)", "en": "Classic (5 cards)"},
-    "speedwin": {"fr": "Speed Win (4 cartes)", "en": "Speed Win (4 cards)"},
-    "hardcore": {
-        "fr": "Hardcore (aucune carte regardée)",
-        "en": "Hardcore (no card looked at)",
-    },
+    "classic": N_("Classic (5 cards)"),
+    "speedwin": N_("Speed Win (4 cards)"),
+    "hardcore": N_("Hardcore (no card looked at)"),
 }
 HAND = {"classic": 5, "speedwin": 4, "hardcore": 5}
 DISCARD_ERRORS = 10  # each discard error adds a card; more than 10 in one round is not a game
@@ -102,127 +99,103 @@ def _ex(label, cards, points):
 # The scoring reference of the rule book (002), rule by rule, each with its worked examples.
 RULES = (
     {
-        "title": {"fr": "Points d'une main", "en": "Hand points"},
+        "title": N_("Hand points"),
         "text": (
-            {
-                "fr": "Une main compte normalement 5 cartes (4 en Speed Win) ; chaque erreur de défausse en "
-                "ajoute une. Pas de Joker ni de carte Num-X dans ce jeu.",
-                "en": "A hand normally holds 5 cards (4 in Speed Win); each discard error adds one. No joker and "
-                "no Num-X card in this game.",
-            },
+            N_(
+                "A hand normally holds 5 cards (4 in Speed Win); each discard error adds one. No joker and "
+                "no Num-X card in this game."
+            ),
         ),
     },
     {
-        "title": {"fr": "1. Rainbow et Shadow neutralisées", "en": "1. Rainbow and shadow neutralised"},
+        "title": N_("1. Rainbow and shadow neutralised"),
         "text": (
-            {
-                "fr": "Une Rainbow et une Shadow de même valeur valent 0 toutes les deux et ne jouent plus aucun "
-                "rôle : elles n'activent pas de Rainbow et ne piègent pas d'Infini.",
-                "en": "A rainbow and a shadow of the same value both score 0 and take no further part: they "
-                "neither activate a rainbow nor trap an Infini.",
-            },
+            N_(
+                "A rainbow and a shadow of the same value both score 0 and take no further part: they "
+                "neither activate a rainbow nor trap an Infini."
+            ),
         ),
         "examples": (_ex("🌑10 🌈10", "10🌑 10🌈", 0),),
     },
     {
-        "title": {"fr": "2. Valeur des cartes", "en": "2. Card values"},
-        "text": (
-            {
-                "fr": "Cartes classiques et Shadow : leur valeur. Cartes action : 0.",
-                "en": "Classic cards and shadows: their face value. Action cards: 0.",
-            },
-        ),
+        "title": N_("2. Card values"),
+        "text": (N_("Classic cards and shadows: their face value. Action cards: 0."),),
     },
     {
-        "title": {"fr": "3. La Rainbow activée", "en": "3. An activated rainbow"},
+        "title": N_("3. An activated rainbow"),
         "text": (
-            {
-                "fr": "Une Rainbow seule vaut 0 ; elle vaut sa valeur quand elle est activée par une autre "
-                "Rainbow, une carte classique de même valeur, une Shadow d'une autre valeur, une carte action ou "
-                "un Infini (les cartes neutralisées ne comptent pas).",
-                "en": "A lone rainbow scores 0; it scores its value when activated by another rainbow, a classic "
-                "card of the same value, a shadow of another value, an action card or an Infini (neutralised "
-                "cards don't count).",
-            },
+            N_(
+                "A lone rainbow scores 0; it scores its value when activated by another rainbow, a classic "
+                "card of the same value, a shadow of another value, an action card or an Infini "
+                "(neutralised cards don't count)."
+            ),
         ),
         "examples": (
             _ex("🌈5 🌑8", "5🌈 8🌑", 13),
             _ex("🌈10 🌈2", "10🌈 2🌈", 12),
             _ex("🌈5 5🟢", "5🌈 5🟢", 10),
             _ex("🌈3 🌑10", "3🌈 10🌑", 13),
-            _ex({"fr": "🌈12 + action", "en": "🌈12 + action"}, "12🌈 block", 12),
-            _ex({"fr": "🌈7 seule", "en": "🌈7 alone"}, "7🌈", 0),
+            _ex(N_("🌈12 + action"), "12🌈 block", 12),
+            _ex(N_("🌈7 alone"), "7🌈", 0),
         ),
     },
     {
-        "title": {"fr": "4. Les cartes spéciales : Infini", "en": "4. The special cards: Infini"},
+        "title": N_("4. The special cards: Infini"),
         "text": (
-            {
-                "fr": "Un seul Infini vaut −10, ou +20 quand la main tient aussi une carte action ou une Rainbow "
-                "(« piège »). Deux Infini ou plus valent +40 en tout.",
-                "en": "A single Infini scores −10, or +20 when the hand also holds an action card or a rainbow "
-                "(“trap”). Two Infini or more score +40 in all.",
-            },
+            N_(
+                "A single Infini scores −10, or +20 when the hand also holds an action card or a rainbow "
+                "(“trap”). Two Infini or more score +40 in all."
+            ),
         ),
         "table": {
-            "head": ({"fr": "Infini", "en": "Infini"}, {"fr": "Points", "en": "Points"}),
+            "head": (N_("Infini"), N_("Points")),
             "rows": (
-                ({"fr": "∞ seul", "en": "∞ alone"}, {"example": "∞"}),
+                (N_("∞ alone"), {"example": "∞"}),
                 (
-                    {"fr": "∞ piégé (action ou Rainbow)", "en": "∞ trapped (action or rainbow)"},
+                    N_("∞ trapped (action or rainbow)"),
                     {"example": "∞ flip", "plus": True},
                 ),
-                ({"fr": "∞ ∞ (deux ou plus)", "en": "∞ ∞ (two or more)"}, {"example": "∞ ∞", "plus": True}),
+                (N_("∞ ∞ (two or more)"), {"example": "∞ ∞", "plus": True}),
             ),
         },
         "examples": (
-            _ex({"fr": "∞ + action + 0 0 0", "en": "∞ + action + 0 0 0"}, "∞ block 0🔴 0🔵 0🟢", 20),
+            _ex(N_("∞ + action + 0 0 0"), "∞ block 0🔴 0🔵 0🟢", 20),
             _ex("∞ ∞", "∞ ∞", 40),
             _ex("∞ 🌈12", "∞ 12🌈", 32),
         ),
     },
     {
-        "title": {"fr": "La manche : l'annonce « Num Win »", "en": "The round: calling “Num Win”"},
+        "title": N_("The round: calling “Num Win”"),
         "text": (
-            {
-                "fr": "Le joueur qui annonce « Num Win » prend +20 si sa main n'est pas la plus basse de la "
-                "manche ; une égalité pour la plus basse n'est pas un échec. Sans annonce (Speed Win finit seul "
-                "quand un joueur n'a plus que 2 cartes), personne ne prend +20.",
-                "en": "The player who calls “Num Win” takes +20 unless their hand is the lowest of the round; a "
-                "tie for the lowest is not a failure. With no call (Speed Win ends by itself when a player is "
-                "down to 2 cards) nobody takes +20.",
-            },
+            N_(
+                "The player who calls “Num Win” takes +20 unless their hand is the lowest of the round; a "
+                "tie for the lowest is not a failure. With no call (Speed Win ends by itself when a player "
+                "is down to 2 cards) nobody takes +20."
+            ),
         ),
     },
     {
-        "title": {"fr": "La partie et le départage", "en": "The game and the tie-break"},
+        "title": N_("The game and the tie-break"),
         "text": (
-            {
-                "fr": "Autant de manches que de joueurs (chacun distribue une fois). Le plus petit total gagne. "
-                "Une égalité pour le plus petit total après la dernière manche ouvre une manche de départage : "
-                "seuls les ex æquo la jouent, la main la plus basse gagne, et ses points n'entrent ni dans les "
-                "totaux ni dans le graphique ; nouvelle égalité, nouvelle manche de départage.",
-                "en": "As many rounds as players (each deals once). The lowest total wins. A tie for the lowest "
-                "total after the last round opens a tie-break round: only the tied players play it, the lowest "
-                "hand wins, and its points enter neither the totals nor the chart; tied again, another tie-break.",
-            },
+            N_(
+                "As many rounds as players (each deals once). The lowest total wins. A tie for the lowest "
+                "total after the last round opens a tie-break round: only the tied players play it, the "
+                "lowest hand wins, and its points enter neither the totals nor the chart; tied again, "
+                "another tie-break."
+            ),
         ),
     },
     {
-        "title": {"fr": "Variantes", "en": "Variants"},
+        "title": N_("Variants"),
         "table": {
-            "head": ({"fr": "Variante", "en": "Variant"}, {"fr": "Règle", "en": "Rule"}),
+            "head": (N_("Variant"), N_("Rule")),
             "rows": (
                 (
-                    {"fr": "Équipes", "en": "Teams"},
-                    {
-                        "fr": "2 contre 2 : score d'équipe = somme des partenaires ; le Num Win raté d'un membre "
-                        "coûte +20 à l'équipe",
-                        "en": "2 v 2: team score = sum of the partners; a member's failed Num Win costs the team +20",
-                    },
+                    N_("Teams"),
+                    N_("2 v 2: team score = sum of the partners; a member's failed Num Win costs the team +20"),
                 ),
-                (MODES["speedwin"], {"fr": "mains de 4 cartes", "en": "4-card hands"}),
-                (MODES["hardcore"], {"fr": "décompte inchangé", "en": "scoring unchanged"}),
+                (MODES["speedwin"], N_("4-card hands")),
+                (MODES["hardcore"], N_("scoring unchanged")),
             ),
         },
     },
@@ -233,12 +206,12 @@ class NumWin(Game):
     """Num Win: keep a low hand; a failed "Num Win" call costs 20 points."""
 
     slug = "numwin"
-    name: ClassVar[dict] = {"fr": "Num Win", "en": "Num Win"}
+    name: ClassVar[str] = N_("Num Win")
     min_players = 2
     max_players = 10
     wins = "lowest"
     entry = "cards"
-    declarer_question: ClassVar[dict] = {"fr": "Qui a annoncé « Num Win » ?", "en": "Who declared “Num Win”?"}
+    declarer_question: ClassVar[str] = N_("Who declared “Num Win”?")
     preview_options: ClassVar[dict] = {"rounds": 1}  # the round alone, not round 1 of a longer game
     draft_fields = ("declarer",)
     # Lowest wins: a failed call and a trapped Infini cost points, a lone Infini saves some;
@@ -260,14 +233,11 @@ class NumWin(Game):
     }
     modes: ClassVar[dict] = MODES
     options_spec = (
-        Option("mode", "choice", {"fr": "Variante", "en": "Variant"}, "classic", MODES),
+        Option("mode", "choice", N_("Variant"), "classic", MODES),
         Option(
             "rounds",
             "int",
-            {
-                "fr": "Nombre de manches (par défaut : une par joueur)",
-                "en": "Number of rounds (default: one per player)",
-            },
+            N_("Number of rounds (default: one per player)"),
             None,
             lo=1,
             hi=20,
@@ -275,26 +245,14 @@ class NumWin(Game):
         Option(
             "teams",
             "teams",
-            {
-                "fr": "Équipes : 2 contre 2, score d'équipe = somme des partenaires",
-                "en": "Teams: 2 v 2, team score = sum of the partners",
-            },
+            N_("Teams: 2 v 2, team score = sum of the partners"),
         ),
     )
-    summary: ClassVar[dict] = {
-        "fr": (
-            "Chaque carte compte sa valeur ; une Rainbow seule vaut 0, Rainbow et Shadow de même "
-            "valeur s'annulent, un Infini seul vaut −10 mais +20 piégé et +40 à deux. Celui qui "
-            "annonce « Num Win » sans avoir la main la plus basse prend +20. Le plus petit total "
-            "après une manche par joueur gagne."
-        ),
-        "en": (
-            "Every card scores its face value; a lone rainbow is 0, a rainbow and a shadow of the "
-            "same value cancel, one Infini is −10 but +20 when trapped and +40 for two. Whoever "
-            "calls “Num Win” without the lowest hand takes +20. The lowest total after one round "
-            "per player wins."
-        ),
-    }
+    summary: ClassVar[str] = N_(
+        "Every card scores its face value; a lone rainbow is 0, a rainbow and a shadow of the same "
+        "value cancel, one Infini is −10 but +20 when trapped and +40 for two. Whoever calls “Num "
+        "Win” without the lowest hand takes +20. The lowest total after one round per player wins."
+    )
     card_kinds = DECK.kinds
     decks = (DECK,)
     card_actions = DECK.action_names
@@ -321,10 +279,10 @@ class NumWin(Game):
     records_shown: ClassVar[tuple] = (
         {
             "key": "failed_declarations",
-            "label": {"fr": "« Num Win » ratés", "en": "Failed “Num Win”"},
+            "label": N_("Failed “Num Win”"),
             "combine": "sum",
         },
-        {"key": "infini_alone", "label": {"fr": "Infini seul (−10)", "en": "Lone Infini (−10)"}, "combine": "sum"},
+        {"key": "infini_alone", "label": N_("Lone Infini (−10)"), "combine": "sum"},
     )
 
     def seat_records(self, result, name):
@@ -484,10 +442,12 @@ def tiebreak_outcome(contenders, round_sides, lang):
     if len(contenders) == 1:
         winner = contenders[0]
         others = [str(pts) for side, pts in round_sides.items() if side != winner]
-        text = t("tiebreak_won", lang, winner=winner, mine=round_sides[winner], others=", ".join(others))
+        said = _(lang, N_("{winner} wins the tie-break ({mine} to {others})"))
+        text = said.format(winner=winner, mine=round_sides[winner], others=", ".join(others))
     else:
         points = ", ".join(f"{side} {round_sides[side]}" for side in contenders)
-        text = t("tiebreak_tied", lang, names=", ".join(contenders), points=points)
+        said = _(lang, N_("Tied again ({points}): another tie-break round"))
+        text = said.format(names=", ".join(contenders), points=points)
     return {"winners": list(contenders), "text": text}
 
 

@@ -13,12 +13,12 @@ from .base import (
     next_round,
 )
 from .cards import CLASSIC, Deck, cards_from_text, parse_entry, typed_detail
-from .i18n import COLOURS_FEM
+from .i18n import COLOURS_FEM, N_
 
 MODES = {
-    "speedrun": {"fr": "Speed Run (1 manche)", "en": "Speed Run (1 round)"},
-    "xgame": {"fr": "X-Game (2 manches)", "en": "X-Game (2 rounds)"},
-    "family": {"fr": "Family (règles simplifiées)", "en": "Family (simple rules)"},
+    "speedrun": N_("Speed Run (1 round)"),
+    "xgame": N_("X-Game (2 rounds)"),
+    "family": N_("Family (simple rules)"),
 }
 ROUNDS = {"speedrun": 1, "xgame": 2, "family": 1}
 
@@ -198,153 +198,111 @@ def _ex(cards, points, label=None):
 # The scoring reference of the rule book (000), rule by rule, each with its worked examples.
 RULES = (
     {
-        "title": {"fr": "Décompte d'une manche", "en": "Scoring a round"},
-        "text": (
-            {
-                "fr": "Chaque joueur compte les cartes Score posées devant lui, règle par règle, dans cet ordre.",
-                "en": "Each player scores the score cards in front of them, rule by rule, in this order.",
-            },
-        ),
+        "title": N_("Scoring a round"),
+        "text": (N_("Each player scores the score cards in front of them, rule by rule, in this order."),),
     },
     {
-        "title": {"fr": "0. Cartes non numériques", "en": "0. Non-numeric cards"},
-        "text": (
-            {
-                "fr": "Joker, Infini, Num-X et cartes action valent 0 et ne participent à aucune règle.",
-                "en": "Joker, Infini, Num-X and action cards score 0 and take part in no rule.",
-            },
-        ),
+        "title": N_("0. Non-numeric cards"),
+        "text": (N_("Joker, Infini, Num-X and action cards score 0 and take part in no rule."),),
     },
     {
-        "title": {"fr": "1. X-Trem : 100 points", "en": "1. X-Trem: 100 points"},
+        "title": N_("1. X-Trem: 100 points"),
         "text": (
-            {
-                "fr": "Cinq cartes ou plus d'une même valeur, dont au moins une Rainbow ou une Shadow, valent 100 "
-                "(4 classiques + Rainbow, 4 classiques + Shadow, 3 classiques + Rainbow + Shadow).",
-                "en": "Five or more cards of one value, at least one a rainbow or a shadow, score 100 "
-                "(4 classics + rainbow, 4 classics + shadow, 3 classics + rainbow + shadow).",
-            },
-            {
-                "fr": "Six cartes (4 classiques + Rainbow + Shadow) : l'X-Trem prend les classiques et la Shadow, "
-                "la Rainbow reste et compte sa valeur (100 + v).",
-                "en": "Six cards (4 classics + rainbow + shadow): the X-Trem takes the classics and the shadow, "
-                "the rainbow stays and scores its value (100 + v).",
-            },
+            N_(
+                "Five or more cards of one value, at least one a rainbow or a shadow, score 100 (4 classics "
+                "+ rainbow, 4 classics + shadow, 3 classics + rainbow + shadow)."
+            ),
+            N_(
+                "Six cards (4 classics + rainbow + shadow): the X-Trem takes the classics and the shadow, "
+                "the rainbow stays and scores its value (100 + v)."
+            ),
         ),
         "examples": (_ex("12🔵 12🔴 12🟢 12🟡 12🌈", 100), _ex("9🔵 9🔴 9🟢 9🌈 9🌑", 100)),
     },
     {
-        "title": {"fr": "2. La Shadow annule la Rainbow", "en": "2. A shadow cancels a rainbow"},
-        "text": (
-            {
-                "fr": "Une Shadow et une Rainbow de même valeur s'annulent : elles sortent du compte, 0 point.",
-                "en": "A shadow and a rainbow of the same value cancel: both leave the count, 0 points.",
-            },
-        ),
+        "title": N_("2. A shadow cancels a rainbow"),
+        "text": (N_("A shadow and a rainbow of the same value cancel: both leave the count, 0 points."),),
         "examples": (_ex("10🌈 10🌑 10🔵", 10),),
     },
     {
-        "title": {"fr": "3. La Rainbow s'ajoute", "en": "3. A rainbow adds up"},
+        "title": N_("3. A rainbow adds up"),
         "text": (
-            {
-                "fr": "Une Rainbow v avec au moins une classique v vaut v × (classiques + 1). Une Rainbow seule "
-                "vaut sa valeur.",
-                "en": "A rainbow v with at least one classic v scores v × (classics + 1). A lone rainbow scores "
-                "its value.",
-            },
+            N_("A rainbow v with at least one classic v scores v × (classics + 1). A lone rainbow scores its value."),
         ),
         "examples": (_ex("7🔴 7🌈", 14), _ex("5🔵 5🟡 5🌈", 15), _ex("14🔵 14🟡 16🌈", 16)),
     },
     {
-        "title": {"fr": "4. Les combinaisons s'additionnent", "en": "4. Sets add up"},
+        "title": N_("4. Sets add up"),
         "text": (
-            {
-                "fr": "Sans Rainbow, trois cartes ou plus d'une valeur (une Shadow compte pour le brelan mais "
-                "ajoute 0) valent valeur × classiques : brelan, carré.",
-                "en": "With no rainbow, three or more cards of one value (a shadow counts towards the three but "
-                "adds 0) score value × classics: triplet, quadruplet.",
-            },
+            N_(
+                "With no rainbow, three or more cards of one value (a shadow counts towards the three but "
+                "adds 0) score value × classics: triplet, quadruplet."
+            ),
         ),
         "examples": (_ex("12🔵 12🔴 12🟢", 36), _ex("8🔵 8🔴 8🟢 8🟡", 32), _ex("3🔵 3🔴 3🌑", 6)),
     },
     {
-        "title": {"fr": "5. Les paires s'annulent", "en": "5. Pairs cancel"},
+        "title": N_("5. Pairs cancel"),
         "text": (
-            {
-                "fr": "Exactement deux classiques d'une valeur, sans autre carte de cette valeur : 0 point. "
-                "Une Shadow sans Rainbow de sa valeur vaut 0.",
-                "en": "Exactly two classics of one value, nothing else of it: 0 points. A shadow with no rainbow "
-                "of its value scores 0.",
-            },
+            N_(
+                "Exactly two classics of one value, nothing else of it: 0 points. A shadow with no rainbow "
+                "of its value scores 0."
+            ),
         ),
         "examples": (_ex("9🔵 9🔴", 0),),
     },
     {
-        "title": {"fr": "6. Même couleur", "en": "6. Same colour"},
-        "text": (
-            {
-                "fr": "Parmi les cartes classiques restées seules de leur valeur, chaque couleur ne compte que sa "
-                "plus petite carte.",
-                "en": "Among the classic cards left alone of their value, each colour scores only its smallest card.",
-            },
-        ),
+        "title": N_("6. Same colour"),
+        "text": (N_("Among the classic cards left alone of their value, each colour scores only its smallest card."),),
         "examples": (_ex("16🔵 13🔵 5🔵", 5), _ex("12🔵 8🔵 12🔴", 8)),
     },
     {
-        "title": {"fr": "Exemple complet", "en": "A whole example"},
+        "title": N_("A whole example"),
         "examples": (
             _ex(
                 "6🔵 6🌈 5🌈 7🌑 3🌑 1🟢 13🟢 5🔵 16🔵 3🟢 7🟡 3🔵 7🔴 7🌈 5🟡",
                 50,
-                {
-                    "fr": "Elya : 6🔵 6🌈 5🌈 7🌑 3🌑 1🟢 13🟢 5🔵 16🔵 3🟢 7🟡 3🔵 7🔴 7🌈 5🟡",
-                    "en": "Elya: 6🔵 6🌈 5🌈 7🌑 3🌑 1🟢 13🟢 5🔵 16🔵 3🟢 7🟡 3🔵 7🔴 7🌈 5🟡",
-                },
+                N_("Elya: 6🔵 6🌈 5🌈 7🌑 3🌑 1🟢 13🟢 5🔵 16🔵 3🟢 7🟡 3🔵 7🔴 7🌈 5🟡"),
             ),
         ),
     },
     {
-        "title": {"fr": "Modes de jeu", "en": "Game modes"},
+        "title": N_("Game modes"),
         "table": {
             "head": (
-                {"fr": "Mode", "en": "Mode"},
-                {"fr": "Manches", "en": "Rounds"},
-                {"fr": "Décompte", "en": "Scoring"},
+                N_("Mode"),
+                N_("Rounds"),
+                N_("Scoring"),
             ),
             "rows": (
-                (MODES["speedrun"], "1", {"fr": "règles complètes", "en": "full rules"}),
-                (MODES["xgame"], "2", {"fr": "règles complètes, totaux additionnés", "en": "full rules, totals added"}),
-                (MODES["family"], "1", {"fr": "Paires + Triplets seulement", "en": "pairs and sets only"}),
+                (MODES["speedrun"], "1", N_("full rules")),
+                (MODES["xgame"], "2", N_("full rules, totals added")),
+                (MODES["family"], "1", N_("pairs and sets only")),
             ),
         },
         "text": (
-            {
-                "fr": "Family : chaque carte numérique compte sa valeur (Rainbow et Shadow comme des couleurs "
-                "ordinaires), deux cartes d'une valeur valent 0, trois ou plus leur somme ; ni X-Trem, ni "
-                "annulation, ni même couleur (l'option « même couleur » l'ajoute). Pas de carte action.",
-                "en": "Family: every numeric card scores its value (rainbow and shadow as ordinary colours), two "
-                "cards of one value score 0, three or more their sum; no X-Trem, no cancelling, no same colour "
-                "(the “same colour” option adds it). No action cards.",
-            },
+            N_(
+                "Family: every numeric card scores its value (rainbow and shadow as ordinary colours), two "
+                "cards of one value score 0, three or more their sum; no X-Trem, no cancelling, no same "
+                "colour (the “same colour” option adds it). No action cards."
+            ),
         ),
         "examples": (
             {
-                "label": {"fr": "Family : 4🔵 4🔴 4🌈 9🟢 9🟡 2🌑", "en": "Family: 4🔵 4🔴 4🌈 9🟢 9🟡 2🌑"},
+                "label": N_("Family: 4🔵 4🔴 4🌈 9🟢 9🟡 2🌑"),
                 "input": {"cards": "4🔵 4🔴 4🌈 9🟢 9🟡 2🌑", "mode": "family"},
                 "points": 14,
             },
         ),
     },
     {
-        "title": {"fr": "Équipes et victoire", "en": "Teams and winning"},
+        "title": N_("Teams and winning"),
         "text": (
-            {
-                "fr": "En équipes (2 joueurs ou plus), le score de l'équipe se calcule sur les cartes réunies de "
-                "ses membres, pas sur la somme de leurs scores : c'est lui qui décide. Le plus haut total gagne ; "
-                "à égalité, la victoire est partagée.",
-                "en": "In teams (2 players or more) the team's score is computed on its members' cards together, "
-                "not on the sum of their scores: it decides. The highest total wins; equal totals share the win.",
-            },
+            N_(
+                "In teams (2 players or more) the team's score is computed on its members' cards together, "
+                "not on the sum of their scores: it decides. The highest total wins; equal totals share the "
+                "win."
+            ),
         ),
     },
 )
@@ -354,7 +312,7 @@ class NumX(Game):
     """Num-X score cards: each player's score cards are scored at the end of each round."""
 
     slug = "numx"
-    name: ClassVar[dict] = {"fr": "Num-X", "en": "Num-X"}
+    name: ClassVar[str] = N_("Num-X")
     min_players = 2
     max_players = 8
     wins = "highest"
@@ -366,40 +324,27 @@ class NumX(Game):
         Option(
             "mode",
             "choice",
-            {"fr": "Mode de jeu", "en": "Game mode"},
+            N_("Game mode"),
             "speedrun",
             MODES,
         ),
         Option(
             "same_colour",
             "bool",
-            {
-                "fr": "Family : ajouter la règle « même couleur »",
-                "en": "Family: add the “same colour” rule",
-            },
+            N_("Family: add the “same colour” rule"),
             False,
         ),
         Option(
             "teams",
             "teams",
-            {
-                "fr": "Équipes (2 joueurs ou plus) : score sur les cartes réunies",
-                "en": "Teams (2 players or more): scored on the members' cards together",
-            },
+            N_("Teams (2 players or more): scored on the members' cards together"),
         ),
     )
-    summary: ClassVar[dict] = {
-        "fr": (
-            "Chaque joueur compte ses cartes Score : X-Trem 100, la Shadow annule la Rainbow, "
-            "la Rainbow s'ajoute, les combinaisons s'additionnent, les paires s'annulent, et "
-            "par couleur seule la plus petite carte compte. Le meilleur total gagne."
-        ),
-        "en": (
-            "Each player scores their score cards: X-Trem 100, a shadow cancels a rainbow, "
-            "a rainbow adds up, sets add up, pairs cancel, and per colour only the smallest "
-            "single card counts. The highest total wins."
-        ),
-    }
+    summary: ClassVar[str] = N_(
+        "Each player scores their score cards: X-Trem 100, a shadow cancels a rainbow, a rainbow "
+        "adds up, sets add up, pairs cancel, and per colour only the smallest single card counts. "
+        "The highest total wins."
+    )
     card_kinds = FULL_DECK.kinds
     decks = (FULL_DECK, FAMILY_DECK)
     card_actions = FULL_DECK.action_names
@@ -433,7 +378,7 @@ class NumX(Game):
         deck = FAMILY_DECK if options.get("mode") == "family" else FULL_DECK
         return deck.kinds, deck.action_names
 
-    records_shown: ClassVar[tuple] = ({"key": "xtrem", "label": {"fr": "X-Trem", "en": "X-Trem"}, "combine": "sum"},)
+    records_shown: ClassVar[tuple] = ({"key": "xtrem", "label": N_("X-Trem"), "combine": "sum"},)
 
     def seat_records(self, result, name):
         """Return the X-Trems the seat scored."""

@@ -13,32 +13,20 @@ from .base import (
     shown,
 )
 from .cards import Deck, cards_from_text, parse_entry, typed_detail
-from .i18n import t
+from .i18n import N_, t
 
 MODES = {
-    "family": {"fr": "Family (13 cartes)", "en": "Family (13 cards)"},
-    "speedrun": {"fr": "Speed Run (13 cartes)", "en": "Speed Run (13 cards)"},
-    "speedgame": {
-        "fr": "Speed-Game (10 cartes, 2 manches)",
-        "en": "Speed-Game (10 cards, 2 rounds)",
-    },
+    "family": N_("Family (13 cards)"),
+    "speedrun": N_("Speed Run (13 cards)"),
+    "speedgame": N_("Speed-Game (10 cards, 2 rounds)"),
 }
 SCORING = {
-    "classic": {
-        "fr": "Classique (1 ou 2 points par carte)",
-        "en": "Classic (1 or 2 points a card)",
-    },
-    "competition": {
-        "fr": "Compétition (valeur de la carte, 5 points les spéciales)",
-        "en": "Competition (face value, 5 points for specials)",
-    },
+    "classic": N_("Classic (1 or 2 points a card)"),
+    "competition": N_("Competition (face value, 5 points for specials)"),
 }
 ENDS = {
-    "threshold": {
-        "fr": "Fin classique : dès 30 points",
-        "en": "Classic end: at 30 points",
-    },
-    "fixed": {"fr": "Fixe : 5 manches", "en": "Fixed: 5 rounds"},
+    "threshold": N_("Classic end: at 30 points"),
+    "fixed": N_("Fixed: 5 rounds"),
 }
 THRESHOLD = 30
 FIXED_ROUNDS = 5
@@ -59,16 +47,16 @@ COUNT_LIMITS = {
     "numeric": sum(hi - lo + 1 for lo, hi in DECK.values.values()),  # 102: each numeric card once
     "specials": sum(DECK.specials.values()) + sum(DECK.actions.values()),  # 17: 7 specials, 10 actions
 }
-# How the messages name each count ({"fr", "en"}, as the entry form labels it).
+# How the messages name each count (as the entry form labels it).
 COUNT_NAMES = {
-    "numeric": {"fr": "cartes classiques (numériques)", "en": "numeric cards"},
-    "specials": {"fr": "cartes spéciales et actions", "en": "special and action cards"},
+    "numeric": N_("numeric cards"),
+    "specials": N_("special and action cards"),
 }
 
 # The other shapes of an entry, as a message names them.
 OTHER_ENTRIES = {
-    "cards": {"fr": "les cartes (cards)", "en": "the cards"},
-    "points": {"fr": "les points (points)", "en": "the points"},
+    "cards": N_("the cards"),
+    "points": N_("the points"),
 }
 
 
@@ -197,76 +185,70 @@ def _cards_row(label, cards):
 # The scoring reference of the short rules (001): the penalty tables, the modes and the end rule.
 RULES = (
     {
-        "title": {"fr": "Les malus", "en": "Penalties"},
+        "title": N_("Penalties"),
         "text": (
-            {
-                "fr": "À la fin d'une manche, chaque carte restée en main et sur le plateau d'un joueur est un "
-                "malus. Celui qui est sorti n'en a aucun. En décompte classique, les valeurs ne comptent pas : "
-                "on compte les cartes (classiques, spéciales et actions). En compétition, on saisit les cartes, "
-                "ou les points à la main.",
-                "en": "At the end of a round every card left in a player's hand and on their plateau is a "
-                "penalty. The player who went out has none. In classic scoring the values do not matter: count "
-                "the cards (numeric cards, specials and actions). In competition scoring, enter the cards, or "
-                "type the points.",
-            },
+            N_(
+                "At the end of a round every card left in a player's hand and on their plateau is a "
+                "penalty. The player who went out has none. In classic scoring the values do not matter: "
+                "count the cards (numeric cards, specials and actions). In competition scoring, enter the "
+                "cards, or type the points."
+            ),
         ),
         "table": {
             "head": (
-                {"fr": "Carte", "en": "Card"},
-                {"fr": "Décompte classique", "en": "Classic scoring"},
-                {"fr": "Décompte compétition", "en": "Competition scoring"},
+                N_("Card"),
+                N_("Classic scoring"),
+                N_("Competition scoring"),
             ),
             "rows": (
                 (
-                    {"fr": "numérique 0–16 (les six familles)", "en": "numeric 0–16 (all six families)"},
-                    {"fr": "1 point", "en": "1 point"},
-                    {"fr": "sa valeur", "en": "face value"},
+                    N_("numeric 0–16 (all six families)"),
+                    N_("1 point"),
+                    N_("face value"),
                 ),
-                ({"fr": "spéciale ou action", "en": "special or action"}, "2", "5"),
-                _cards_row({"fr": "ex. 12🔵", "en": "e.g. 12🔵"}, "12🔵"),
-                _cards_row({"fr": "ex. Joker", "en": "e.g. Joker"}, "Joker"),
-                _cards_row({"fr": "ex. Bombe-X", "en": "e.g. Bombe-X"}, "bombe-x"),
+                (N_("special or action"), "2", "5"),
+                _cards_row(N_("e.g. 12🔵"), "12🔵"),
+                _cards_row(N_("e.g. Joker"), "Joker"),
+                _cards_row(N_("e.g. Bombe-X"), "bombe-x"),
             ),
         },
         "examples": (
             {
-                "label": {"fr": "Classique : 3🔴 14🌈 Joker Block", "en": "Classic: 3🔴 14🌈 Joker Block"},
+                "label": N_("Classic: 3🔴 14🌈 Joker Block"),
                 "input": {"cards": "3🔴 14🌈 Joker block", "scoring": "classic"},
                 "points": 6,
             },
             {
-                "label": {"fr": "Compétition : 3🔴 14🌈 Joker Block", "en": "Competition: 3🔴 14🌈 Joker Block"},
+                "label": N_("Competition: 3🔴 14🌈 Joker Block"),
                 "input": {"cards": "3🔴 14🌈 Joker block", "scoring": "competition"},
                 "points": 27,
             },
         ),
     },
     {
-        "title": {"fr": "Modes de jeu", "en": "Game modes"},
+        "title": N_("Game modes"),
         "table": {
             "head": (
-                {"fr": "Mode", "en": "Mode"},
-                {"fr": "Cartes distribuées", "en": "Cards dealt"},
-                {"fr": "Manches", "en": "Rounds"},
-                {"fr": "Décompte", "en": "Scoring"},
+                N_("Mode"),
+                N_("Cards dealt"),
+                N_("Rounds"),
+                N_("Scoring"),
             ),
             "rows": (
-                (MODES["family"], "13", {"fr": "fin de partie choisie", "en": "chosen end"}, SCORING["classic"]),
-                (MODES["speedrun"], "13", {"fr": "fin de partie choisie", "en": "chosen end"}, SCORING["classic"]),
+                (MODES["family"], "13", N_("chosen end"), SCORING["classic"]),
+                (MODES["speedrun"], "13", N_("chosen end"), SCORING["classic"]),
                 (MODES["speedgame"], "10", "2", SCORING["competition"]),
             ),
         },
     },
     {
-        "title": {"fr": "Fin de partie et victoire", "en": "End of the game and winning"},
+        "title": N_("End of the game and winning"),
         "text": (
-            {
-                "fr": "Family et Speed Run : « Fin classique », la partie s'arrête après la manche où un total "
-                "atteint 30 ou plus ; ou « fixe », après 5 manches. Le plus petit total gagne ; à égalité, la "
-                "victoire est partagée.",
-                "en": "Family and Speed Run: “classic end”, the game stops after the round in which any total "
-                "reaches 30 or more; or “fixed”, after 5 rounds. The lowest total wins; equal totals share the win.",
-            },
+            N_(
+                "Family and Speed Run: “classic end”, the game stops after the round in which any total "
+                "reaches 30 or more; or “fixed”, after 5 rounds. The lowest total wins; equal totals share "
+                "the win."
+            ),
         ),
     },
 )
@@ -276,10 +258,7 @@ class NumXMalus(Game):
     """Num-X short rules: cards left in hand and on the plateau are penalty points."""
 
     slug = "numx-malus"
-    name: ClassVar[dict] = {
-        "fr": "Num-X (règles courtes, malus)",
-        "en": "Num-X (short rules, penalties)",
-    }
+    name: ClassVar[str] = N_("Num-X (short rules, penalties)")
     min_players = 2
     max_players = 8
     wins = "lowest"
@@ -290,45 +269,30 @@ class NumXMalus(Game):
         Option(
             "mode",
             "choice",
-            {"fr": "Mode de jeu", "en": "Game mode"},
+            N_("Game mode"),
             "speedrun",
             MODES,
         ),
         Option(
             "scoring",
             "choice",
-            {
-                "fr": "Décompte (par défaut : compétition en Speed-Game, sinon classique)",
-                "en": "Scoring (default: competition in Speed-Game, else classic)",
-            },
+            N_("Scoring (default: competition in Speed-Game, else classic)"),
             None,
             SCORING,
         ),
         Option(
             "end",
             "choice",
-            {
-                "fr": "Fin de partie (Speed-Game : toujours 2 manches)",
-                "en": "End of game (Speed-Game: always 2 rounds)",
-            },
+            N_("End of game (Speed-Game: always 2 rounds)"),
             None,
             ENDS,
         ),
     )
-    summary: ClassVar[dict] = {
-        "fr": (
-            "À la fin d'une manche, chaque carte restée en main ou sur le plateau est un malus : "
-            "1 point (classique) ou sa valeur (compétition), 2 ou 5 points pour une spéciale ou "
-            "une action. La partie s'arrête dès 30 points (ou après 5 manches, 2 en Speed-Game) "
-            "et le plus petit total gagne."
-        ),
-        "en": (
-            "At the end of a round every card left in hand or on the plateau is a penalty: "
-            "1 point (classic) or its face value (competition), 2 or 5 points for a special or "
-            "action card. The game stops at 30 points (or after 5 rounds, 2 in Speed-Game) and "
-            "the lowest total wins."
-        ),
-    }
+    summary: ClassVar[str] = N_(
+        "At the end of a round every card left in hand or on the plateau is a penalty: 1 point "
+        "(classic) or its face value (competition), 2 or 5 points for a special or action card. The "
+        "game stops at 30 points (or after 5 rounds, 2 in Speed-Game) and the lowest total wins."
+    )
     card_kinds = DECK.kinds
     decks = (DECK,)
     entry_field_schemas: ClassVar[dict] = {

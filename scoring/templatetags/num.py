@@ -5,6 +5,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.fragments import PICKER_KEEP, kept_html
+from scoring.games import GAMES
 from scoring.qr import qr_svg
 from scoring.services import anonymous_keep_hours
 from web.i18n import plural_index, request_lang
@@ -13,17 +14,17 @@ register = template.Library()
 
 
 @register.filter
-def get_lang(names: dict, lang: str) -> str:
-    """Return the name in the page's language ({"fr": ..., "en": ...})."""
-    return names.get((lang or "fr")[:2]) or names.get("fr", "")
-
-
-@register.filter
 def get_item(mapping, key):
     try:
         return mapping.get(key, "") if hasattr(mapping, "get") else mapping[key]
     except (KeyError, IndexError, TypeError):
         return ""
+
+
+@register.filter
+def game_title(slug: str) -> str:
+    """Return a game's name in the page's language, from its slug: ``{{ sheet.game|game_title }}``."""
+    return GAMES[slug].title(request_lang()) if slug in GAMES else slug
 
 
 @register.filter

@@ -3,8 +3,8 @@
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
-const isEnglish = document.documentElement.lang === "en";
-const say = (fr, en) => (isEnglish ? en : fr);
+// Words are said with Django's JavaScript catalogue (gettext, ngettext, interpolate), loaded
+// first on every page in the page's language (base.html; French in locale/fr/LC_MESSAGES/djangojs.po).
 
 // New sheet: show as many name fields as needed, remember names on this device.
 function setUpNewSheet(form) {
@@ -141,7 +141,7 @@ function setUpPicker(form) {
     }));
     $$(".value", hand).forEach((b) => b.addEventListener("click", () => {
       const s = state.get(seat);
-      if (!s.colour) { hint(hand, say("Choisissez d'abord une couleur.", "Pick a colour first.")); return; }
+      if (!s.colour) { hint(hand, gettext("Pick a colour first.")); return; }
       add(seat, { kind: s.colour, value: Number(b.dataset.value) });
     }));
     $$(".special", hand).forEach((b) => b.addEventListener("click", () => {
@@ -201,7 +201,7 @@ function setUpPicker(form) {
         b.type = "button";
         b.className = `chip c-${c.kind}`;
         b.textContent = `${names.chip(c)} ×`;
-        b.setAttribute("aria-label", say(`Retirer ${names.full(c)}`, `Remove ${names.full(c)}`));
+        b.setAttribute("aria-label", interpolate(gettext("Remove %(card)s"), { card: names.full(c) }, true));
         b.addEventListener("click", () => { s.cards.splice(i, 1); render(); schedule(); });
         li.append(b);
         return li;
@@ -426,11 +426,11 @@ function setUpSteppers(root) {
     const cards = box.dataset.cards === "" ? Infinity : Number(box.dataset.cards);
     const bids = sum(".bids input");
     const tricks = sum(".tricks input");
-    $("#bid-sum").textContent = say(`total ${bids}`, `total ${bids}`);
+    $("#bid-sum").textContent = interpolate(gettext("total %(bids)s"), { bids }, true);
     $("#tricks-sum").textContent = cards === Infinity ? String(tricks) : `${tricks} / ${cards}`;
     const over = tricks > cards;
     $("#tricks-hint").textContent = over
-      ? say(`Les plis pris (${tricks}) dépassent les cartes distribuées (${cards}).`, `Tricks taken (${tricks}) exceed the cards dealt (${cards}).`)
+      ? interpolate(gettext("Tricks taken (%(tricks)s) exceed the cards dealt (%(cards)s)."), { tricks, cards }, true)
       : "";
     box.classList.toggle("invalid", over);
     const save = $("#save-round");

@@ -11,8 +11,6 @@
 window.NumDevice = (() => {
   const meta = (name) => { const m = document.querySelector(`meta[name="${name}"]`); return m ? m.content.split(" ").filter(Boolean) : []; };
   const ids = meta("num-device");
-  const english = () => document.documentElement.lang === "en";
-  const t = (fr, en) => (english() ? en : fr);
   const { plural } = window.NumWords; // loaded first on every page (base.html)
   const capital = (word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
 
@@ -90,10 +88,10 @@ window.NumDevice = (() => {
   // ---- the logout and deletion pages: rounds that still wait --------------------------
   function describe(entry) {
     const names = Object.keys((entry.body && entry.body.entries) || {}).join(", ");
-    const one = (entry.noun && entry.noun.one) || t("manche", "round"); // the game's word, kept with the round
+    const one = (entry.noun && entry.noun.one) || gettext("round"); // the game's word, kept with the round
     const what = `${capital(one)} ${entry.number}` + (names ? ` — ${names}` : "");
-    if (entry.state === "refused") return `${what} : ${t("refusée", "refused")}${entry.error && entry.error.message ? ` (${entry.error.message})` : ""}`;
-    return `${what} : ${t("en attente de réseau", "waiting for the network")}`;
+    if (entry.state === "refused") return `${what} : ${gettext("refused")}${entry.error && entry.error.message ? ` (${entry.error.message})` : ""}`;
+    return `${what} : ${gettext("waiting for the network")}`;
   }
 
   function guard(form) {
@@ -110,18 +108,18 @@ window.NumDevice = (() => {
     send.type = "button";
     send.className = "primary";
     send.id = "pending-send";
-    send.textContent = t("Les envoyer maintenant", "Send them now");
+    send.textContent = gettext("Send them now");
     const drop = document.createElement("button");
     drop.type = "button";
     drop.className = "ghost danger";
     drop.id = "pending-discard";
-    drop.textContent = t("Les abandonner (effacées de ce téléphone)", "Discard them (erased from this phone)");
+    drop.textContent = gettext("Discard them (erased from this phone)");
     box.append(text, list, send, drop, state);
     form.before(box);
     let left = null; // the rounds still waiting, once read
     // The games' word when every round waiting is of one kind (« partie » for a coop session's), else « manche ».
     const nounOf = (entries) => (new Set(entries.map((e) => JSON.stringify(e.noun || null))).size === 1 && entries[0].noun)
-      || { one: t("manche", "round"), other: t("manches", "rounds") };
+      || { one: gettext("round"), other: gettext("rounds") };
 
     async function show(after = "") {
       left = await outbox.all();
@@ -136,9 +134,10 @@ window.NumDevice = (() => {
       }));
       const n = left.length;
       const noun = nounOf(left);
-      text.textContent = n ? t(
-        `⚠ ${n} ${plural(n, `${noun.one} enregistrée`, `${noun.other} enregistrées`)} sans réseau ${plural(n, "n'est", "ne sont")} pas encore sur le serveur. Si vous partez maintenant, ${plural(n, "elle sera effacée", "elles seront effacées")} de ce téléphone : ${plural(n, "envoyez-la", "envoyez-les")} d'abord, ou ${plural(n, "abandonnez-la", "abandonnez-les")}.`,
-        `⚠ ${n} ${plural(n, noun.one, noun.other)} saved without network ${plural(n, "is", "are")} not on the server yet. If you leave now, ${plural(n, "it", "they")} will be erased from this phone: send ${plural(n, "it", "them")} first, or discard ${plural(n, "it", "them")}.`) : "";
+      text.textContent = n ? interpolate(ngettext(
+        "⚠ %(n)s %(noun)s saved without network is not on the server yet. If you leave now, it will be erased from this phone: send it first, or discard it.",
+        "⚠ %(n)s %(noun)s saved without network are not on the server yet. If you leave now, they will be erased from this phone: send them first, or discard them.",
+        n), { n, noun: plural(n, noun.one, noun.other) }, true) : "";
       send.hidden = !left.some((e) => e.state !== "refused");
       drop.hidden = !n;
       state.textContent = after;
@@ -151,14 +150,14 @@ window.NumDevice = (() => {
         left = await outbox.all();
       } finally { send.disabled = false; }
       const waiting = left.filter((e) => e.state !== "refused").length;
-      await show(!left.length ? t("✓ Tout est envoyé : vous pouvez continuer.", "✓ Everything is sent: you may go on.")
-        : waiting ? t("Pas de réseau (ou le serveur ne répond pas) : elles attendent encore. Réessayez, ou abandonnez-les.", "No network (or the server does not answer): they still wait. Try again, or discard them.")
-          : t("Le serveur a refusé ce qui reste : ouvrez la feuille pour le reprendre, ou abandonnez-le.", "The server refused what is left: open the sheet to load it back, or discard it."));
+      await show(!left.length ? gettext("✓ Everything is sent: you may go on.")
+        : waiting ? gettext("No network (or the server does not answer): they still wait. Try again, or discard them.")
+          : gettext("The server refused what is left: open the sheet to load it back, or discard it."));
     });
     drop.addEventListener("click", async () => {
       const { other } = nounOf(left);
       for (const entry of left) await outbox.remove(entry.key);
-      await show(t(`${capital(other)} abandonnées : elles ont été effacées de ce téléphone.`, `${capital(other)} discarded: they were erased from this phone.`));
+      await show(interpolate(gettext("%(rows)s discarded: they were erased from this phone."), { rows: capital(other) }, true));
     });
     const ready = show();
     // Leaving while rounds wait: first say so.
@@ -168,7 +167,7 @@ window.NumDevice = (() => {
       if (left === null) await ready;
       if (!left.length) { form.submit(); return; }
       const { other } = nounOf(left);
-      await show(t(`Envoyez ou abandonnez d'abord les ${other} en attente.`, `Send or discard the waiting ${other} first.`));
+      await show(interpolate(gettext("Send or discard the waiting %(rows)s first."), { rows: other }, true));
       box.scrollIntoView({ block: "center" });
       (send.hidden ? drop : send).focus();
     });

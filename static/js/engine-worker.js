@@ -106,6 +106,16 @@ async function load(msg) {
       py.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
       py.FS.writeFile(full, text);
     }
+    // The engines' gettext catalogues (compiled .mo files, base64): scoring/games/i18n.py reads
+    // them from the same place as on the server, next to the modules.
+    for (const [path, data] of Object.entries(bundle.catalogues)) {
+      if (!/^scoring\/games\/locale\/[\w-]+\/LC_MESSAGES\/engine\.mo$/.test(path)) {
+        throw new Error(`engine bundle: bad path ${path}`);
+      }
+      const full = `/engine/${path}`;
+      py.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+      py.FS.writeFile(full, Uint8Array.from(atob(data), (c) => c.charCodeAt(0)));
+    }
     py.globals.set("NUM_MESSAGES", JSON.stringify(bundle.messages));
     py.runPython(GLUE);
     scoreFn = py.globals.get("num_score");

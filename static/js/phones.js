@@ -16,15 +16,16 @@
     if (!lateEntry || number !== lateEntry.number + 1) { if (lateEntry && number > lateEntry.number + 1) lateEntry = null; return; }
     const status = $("#seat-status", form);
     const seat = form.dataset.seat;
-    status.textContent = say(`La ${NumWords.noun().one} ${lateEntry.number} a été enregistrée avant l'arrivée de votre saisie : elle n'est pas comptée.`,
-      `${NumWords.row(lateEntry.number)} was saved before your entry arrived: it is not counted.`);
+    // English names the row with its capital ("Round 3"), French with its article (« La manche 3 »).
+    status.textContent = interpolate(gettext("%(row)s was saved before your entry arrived: it is not counted."),
+      { row: NumWords.row(lateEntry.number), noun: NumWords.noun().one, number: lateEntry.number }, true);
     const field = form.elements[`bid-${seat}`];
     if (lateEntry.bid === null || !field || field.type === "hidden") return;
     const bid = lateEntry.bid;
     const keep = document.createElement("button");
     keep.type = "button";
     keep.className = "ghost late-keep";
-    keep.textContent = say(`Annoncer ${bid} pour la ${NumWords.noun().one} ${number}`, `Bid ${bid} for ${NumWords.noun().one} ${number}`);
+    keep.textContent = interpolate(gettext("Bid %(bid)s for %(noun)s %(number)s"), { bid, noun: NumWords.noun().one, number }, true);
     keep.addEventListener("click", () => { field.value = String(bid); lateEntry = null; form.requestSubmit(); });
     status.after(keep);
   }
@@ -66,7 +67,7 @@
     const pending = () => { try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; } };
 
     async function send(number, body = null) {
-      status.textContent = say("Envoi…", "Sending…");
+      status.textContent = gettext("Sending…");
       const payload = body || { ...entry(), number };
       localStorage.setItem(key, JSON.stringify(payload));
       let resp;
@@ -82,7 +83,7 @@
         body: JSON.stringify(payload),
         });
       } catch (e) {
-        status.textContent = say("⏳ En attente de réseau : envoyé dès son retour.", "⏳ Waiting for the network: sent as soon as it is back.");
+        status.textContent = gettext("⏳ Waiting for the network: sent as soon as it is back.");
         return;
       }
       const answer = await resp.json().catch(() => ({}));
@@ -91,11 +92,11 @@
       status.classList.toggle("error", !resp.ok);
       if (resp.ok) {
         lateEntry = null;
-        status.textContent = say("✓ Saisie reçue par la table.", "✓ The table has your entry.");
+        status.textContent = gettext("✓ The table has your entry.");
         return;
       }
       const errors = answer.errors || [];
-      status.textContent = errors.map((e) => e.message).join(" ") || say("Pas de réseau : réessayez.", "No network: try again.");
+      status.textContent = errors.map((e) => e.message).join(" ") || gettext("No network: try again.");
       const late = errors.find((e) => e.code === "round_saved");
       if (late) {
         // The round was saved before this entry arrived: the page moves on to the next round.
@@ -202,8 +203,8 @@
       // What the phone last said of its own entry (« ✓ », an error) still holds for this round.
       if (status && said && said.textContent) { status.textContent = said.textContent; status.className = said.className; }
     } else if (status && oldNumber && Object.keys(typed).length && !lateEntry) {
-      status.textContent = say(`La ${NumWords.noun().one} ${oldNumber} a été enregistrée : ce que vous aviez saisi pour elle n'est pas compté.`,
-        `${NumWords.row(oldNumber)} was saved: what you entered for it is not counted.`);
+      status.textContent = interpolate(gettext("%(row)s was saved: what you entered for it is not counted."),
+        { row: NumWords.row(oldNumber), noun: NumWords.noun().one, number: oldNumber }, true);
     }
     return Number(($("#board") || {}).dataset?.version || 0);
   }

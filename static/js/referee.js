@@ -98,11 +98,11 @@ window.NumReferee = (() => {
       const i = index();
       const done = over();
       el.title.textContent = done
-        ? say("Main terminée : les plis de chacun sont comptés dans la manche.", "Hand over: each player's tricks are counted in the round.")
+        ? gettext("Hand over: each player's tricks are counted in the round.")
         : editing()
-          ? say(`Correction du pli ${i + 1} / ${data.cards} · ${leader()} mène`, `Correcting trick ${i + 1} / ${data.cards} · ${leader()} leads`)
-          : say(`Pli ${i + 1} / ${data.cards} · ${leader()} mène`, `Trick ${i + 1} / ${data.cards} · ${leader()} leads`);
-      if (!done && !editing()) el.progress.textContent = say(`pli ${i + 1} / ${data.cards}`, `trick ${i + 1} / ${data.cards}`);
+          ? interpolate(gettext("Correcting trick %(number)s / %(cards)s · %(leader)s leads"), { number: i + 1, cards: data.cards, leader: leader() }, true)
+          : interpolate(gettext("Trick %(number)s / %(cards)s · %(leader)s leads"), { number: i + 1, cards: data.cards, leader: leader() }, true);
+      if (!done && !editing()) el.progress.textContent = interpolate(gettext("trick %(number)s / %(cards)s"), { number: i + 1, cards: data.cards }, true);
       el.leaders.hidden = done || i !== 0 || editing() || state.slots.some(Boolean);
       $$(".leader-choice", el.leaders).forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.player === leader())));
       el.back.hidden = !editing();
@@ -124,14 +124,14 @@ window.NumReferee = (() => {
           b.type = "button";
           b.className = `chip c-${card.kind}`;
           b.textContent = `${labelOf(card)} ×`;
-          b.setAttribute("aria-label", say(`Reprendre ${labelOf(card)} de ${player}`, `Take back ${player}'s ${labelOf(card)}`));
+          b.setAttribute("aria-label", interpolate(gettext("Take back %(player)s's %(card)s"), { player, card: labelOf(card) }, true));
           b.disabled = sending;
           b.addEventListener("click", () => { state.slots[k] = null; state.pending = false; save(); render(); });
           li.append(b);
         } else {
           const wait = document.createElement("span");
           wait.className = "muted";
-          wait.textContent = k === next ? say("à jouer", "to play") : "…";
+          wait.textContent = k === next ? gettext("to play") : "…";
           li.append(wait);
         }
         return li;
@@ -170,8 +170,8 @@ window.NumReferee = (() => {
       const head = line("", "p", "winner-line");
       const strong = document.createElement("b");
       strong.textContent = result.winner
-        ? say(`Pli ${number} · ${result.winner} le remporte`, `Trick ${number} · ${result.winner} takes it`)
-        : say(`Pli ${number} · personne ne le remporte`, `Trick ${number} · nobody takes it`);
+        ? interpolate(gettext("Trick %(number)s · %(winner)s takes it"), { number, winner: result.winner }, true)
+        : interpolate(gettext("Trick %(number)s · nobody takes it"), { number }, true);
       head.append(strong);
       const ul = document.createElement("ul");
       ul.className = "why";
@@ -210,8 +210,7 @@ window.NumReferee = (() => {
     function waitNetwork() {
       state.pending = true;
       save();
-      showProblem(say("⏳ Pas de réseau : le pli reste sur ce téléphone, il est envoyé au retour du réseau.",
-        "⏳ No network: the trick stays on this phone and is sent when the network is back."));
+      showProblem(gettext("⏳ No network: the trick stays on this phone and is sent when the network is back."));
       onOnline = () => { onOnline = null; if (document.contains(box) && state.slots.every(Boolean)) resolveAndStore(); };
     }
 
@@ -227,7 +226,7 @@ window.NumReferee = (() => {
         try {
           result = await resolveTrick(plays, played);
         } catch (err) {
-          if (err && err.errors) { showProblem(say("Ce pli ne peut pas être arbitré :", "This trick cannot be refereed:"), err.errors); return; }
+          if (err && err.errors) { showProblem(gettext("This trick cannot be refereed:"), err.errors); return; }
           waitNetwork();
           return;
         }
@@ -253,7 +252,7 @@ window.NumReferee = (() => {
     async function store(i, trick) {
       for (let attempt = 0; attempt < 3; attempt += 1) {
         if (!editing() && stored().length !== i) {
-          await tell(say("Un autre téléphone a enregistré ce pli entre-temps : voici la main à jour.", "Another phone stored this trick meanwhile: here is the hand as it now is."));
+          await tell(gettext("Another phone stored this trick meanwhile: here is the hand as it now is."));
           return;
         }
         let resp;
@@ -286,10 +285,10 @@ window.NumReferee = (() => {
         }
         if (resp.status === 409) break;
         if (resp.status >= 500 || resp.status === 429) { waitNetwork(); return; }
-        showProblem(say("Pli refusé :", "Trick refused:"), body.errors || [{ message: body.detail || String(resp.status) }]);
+        showProblem(gettext("Trick refused:"), body.errors || [{ message: body.detail || String(resp.status) }]);
         return;
       }
-      await tell(say("La feuille a changé sur un autre téléphone : voici la main à jour.", "The sheet changed on another phone: here is the hand as it now is."));
+      await tell(gettext("The sheet changed on another phone: here is the hand as it now is."));
     }
 
     // ---- set-up ----

@@ -1,7 +1,8 @@
 // Num scores' service worker: the app opens, and the sheets this device has opened open
 // again, without network. Served at /sw.js by scoring/pwa.py, which writes `CONFIG` above
 // this file: { version, shell, offline: {fr, en}, static, pyodide, pyodideVersion, engine,
-// runtime (the engine's files), manifest }. No inline script, no eval; nothing from another host.
+// runtime (the engine's files), manifest, catalogues (the scripts' words, one per language) }.
+// No inline script, no eval; nothing from another host.
 "use strict";
 
 const SHELL = `num-shell-${CONFIG.version}`;  // the app shell, fetched on install
@@ -42,7 +43,7 @@ const keepable = (resp) => resp.status === 200 && resp.type === "basic" && !noSt
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(SHELL);
-    const files = CONFIG.shell.map((url) => new Request(url, { cache: "reload" }));
+    const files = [...CONFIG.shell, ...CONFIG.catalogues].map((url) => new Request(url, { cache: "reload" }));
     // The offline pages are the same for everyone: asked without cookies, so that fetching
     // them never touches the visitor's session (nor takes its pending messages).
     const offline = Object.values(CONFIG.offline).map((url) => new Request(url, { cache: "reload", credentials: "omit" }));
@@ -79,6 +80,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(cacheFirst(event, STATIC));
   } else if (url.pathname === CONFIG.engine) {
     event.respondWith(cacheFirst(event, ENGINE));
+  } else if (CATALOGUE.test(url.pathname)) {
+    event.respondWith(catalogue(event, url));
   } else if (url.pathname === CONFIG.manifest) {
     event.respondWith(networkFirst(event, PREFS));
   } else if (!url.search && PAGES_KEPT.some((re) => re.test(url.pathname))
@@ -88,6 +91,23 @@ self.addEventListener("fetch", (event) => {
   }
   // Anything else (the API, the share page's polling) goes to the network untouched.
 });
+
+// The scripts' words (Django's JavaScriptCatalog), one address per language and content: those of
+// CONFIG.catalogues are kept on install. A page kept before a deployment names the catalogue of
+// its day; without network, the current one of its language stands in for it.
+const CATALOGUE = /^\/jsi18n\/([\w-]+)\/[0-9a-f]+\.js$/;
+
+async function catalogue(event, url) {
+  try {
+    return await cacheFirst(event, SHELL);
+  } catch (err) {
+    const lang = url.pathname.match(CATALOGUE)[1];
+    const current = CONFIG.catalogues.find((address) => address.startsWith(`/jsi18n/${lang}/`));
+    const copy = current && await caches.match(current, { ignoreVary: true });
+    if (copy) return copy;
+    throw err;
+  }
+}
 
 async function cacheFirst(event, name) {
   const request = event.request;

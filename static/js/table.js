@@ -7,8 +7,6 @@
 window.NumTable = (() => {
   const q = (sel, root = document) => root.querySelector(sel);
   const qq = (sel, root = document) => Array.from(root.querySelectorAll(sel));
-  const english = () => document.documentElement.lang === "en";
-  const t = (fr, en) => (english() ? en : fr);
   // Counts, numbers and the game's own noun of a row (« manche », « partie »): static/js/words.js.
   const { plural, number } = window.NumWords;
   const noun = () => window.NumWords.noun().one;
@@ -133,7 +131,7 @@ window.NumTable = (() => {
     // starts: a retry of the same round is one round.
     const typed = Object.fromEntries(Object.entries(now).filter(([name, value]) => !same(value, initial[name])));
     storeDraft({ fields: typed, key: (old && old.key) || newKey(), base: draftBase(), saved_at: Date.now() });
-    draftState(t("Saisie gardée sur ce téléphone", "Entry kept on this phone"));
+    draftState(gettext("Entry kept on this phone"));
   }
 
   function draftState(text) { const out = q("#draft-state", form); if (out) out.textContent = text; }
@@ -218,12 +216,11 @@ window.NumTable = (() => {
       const clashes = typedNames.filter((name) => !same(before.initial[name], initial[name]) && !same(before.typed[name], initial[name]));
       if (clashes.length) {
         const names = [...new Set(clashes.map((name) => data.players[Number(name.split("-").pop())]).filter(Boolean))];
-        liveNote(t(`Un autre téléphone a aussi saisi pour ${names.join(", ")} : votre saisie est gardée ici, vérifiez-la avant d'enregistrer.`,
-          `Another phone also entered for ${names.join(", ")}: your entry is kept here, check it before saving.`));
+        liveNote(interpolate(gettext("Another phone also entered for %(names)s: your entry is kept here, check it before saving."), { names: names.join(", ") }, true));
       }
     } else if (typedNames.length && formNumber() !== before.number) {
-      liveNote(t(`La ${noun()} ${before.number} a été enregistrée sur un autre téléphone : ce que vous aviez saisi ici pour elle n'est pas compté.`,
-        `${window.NumWords.row(before.number)} was saved on another phone: what you entered here for it is not counted.`));
+      liveNote(interpolate(gettext("%(row)s was saved on another phone: what you entered here for it is not counted."),
+        { row: window.NumWords.row(before.number), noun: noun(), number: before.number }, true));
     }
   }
   function liveNote(text) {
@@ -280,7 +277,7 @@ window.NumTable = (() => {
     list.setAttribute("role", "alert");
     const head = document.createElement("p");
     const strong = document.createElement("strong");
-    strong.textContent = t("Vérifiez :", "Please check:");
+    strong.textContent = gettext("Please check:");
     head.append(strong);
     const ul = document.createElement("ul");
     list.append(head, ul);
@@ -313,14 +310,14 @@ window.NumTable = (() => {
   }
   function emptyQuestion(round) {
     const rule = data.empty_rule;
-    if (rule.scope === "round") return blank(round, rule.blank) ? t("Aucune carte saisie — enregistrer quand même ?", "No cards entered — save anyway?") : "";
+    if (rule.scope === "round") return blank(round, rule.blank) ? gettext("No cards entered — save anyway?") : "";
     const entries = round.entries || {};
     const names = data.players.filter((n) => n in entries);
     if (!names.length) return "";
     const empty = names.filter((n) => entries[n] && typeof entries[n] === "object" && blank(entries[n], rule.blank));
-    if (empty.length === names.length) return t("Aucune carte saisie — enregistrer quand même ?", "No cards entered — save anyway?");
+    if (empty.length === names.length) return gettext("No cards entered — save anyway?");
     if (empty.length && rule.named) {
-      return t(`Aucune carte saisie pour ${empty.join(", ")} — enregistrer quand même ?`, `No cards entered for ${empty.join(", ")} — save anyway?`);
+      return interpolate(gettext("No cards entered for %(names)s — save anyway?"), { names: empty.join(", ") }, true);
     }
     return "";
   }
@@ -338,7 +335,7 @@ window.NumTable = (() => {
       yes.name = "confirm_empty";
       yes.value = "1";
       yes.id = "confirm-empty";
-      yes.textContent = t("Enregistrer quand même", "Save anyway");
+      yes.textContent = gettext("Save anyway");
       box.append(yes);
       (q("#save-round", form) || q("button.primary", form)).before(box);
     }
@@ -393,8 +390,7 @@ window.NumTable = (() => {
         resp = null;
       }
       if (resp && (resp.ok || resp.status === 400)) { await refresh({ html: await resp.text() }); return; }
-      notice(t("Pas de réseau : les annonces restent sur ce téléphone. Réessayez quand il revient.",
-        "No network: the bids stay on this phone. Try again when it is back."));
+      notice(gettext("No network: the bids stay on this phone. Try again when it is back."));
     } finally {
       busy = false;
     }
@@ -424,14 +420,13 @@ window.NumTable = (() => {
     try {
       resp = await fetch(data.urls.round, { method: "PUT", headers: { ...headers(""), "If-Match": `"${data.version}"` }, credentials: "same-origin", body: JSON.stringify(round) });
     } catch (e) {
-      notice(t("Pas de réseau : la modification reste sur ce téléphone. Enregistrez-la quand le réseau revient.",
-        "No network: the change stays on this phone. Save it when the network is back."));
+      notice(gettext("No network: the change stays on this phone. Save it when the network is back."));
       return;
     }
     if (resp.ok) {
       dropDraft();
       // Said on the sheet once it is shown (the page replaces this one: no history entry).
-      try { sessionStorage.setItem("num.flash", t(`${window.NumWords.row(data.editing)} enregistrée.`, `${window.NumWords.row(data.editing)} saved.`)); } catch (e) { /* not said */ }
+      try { sessionStorage.setItem("num.flash", interpolate(gettext("%(row)s saved."), { row: window.NumWords.row(data.editing) }, true)); } catch (e) { /* not said */ }
       location.replace(`${data.urls.page}#totals`);
       return;
     }
@@ -444,19 +439,17 @@ window.NumTable = (() => {
     const message = body.detail || (body.errors && body.errors[0] && body.errors[0].message) || "";
     if (status === 400 || status === 422) { showErrors(body.errors || [{ path: "", message }]); return; }
     if (status === 409 || status === 412) {
-      notice(t("Un autre téléphone a changé la feuille entre-temps. Votre saisie est gardée : voyez la feuille à jour, vérifiez, puis enregistrez.",
-        "Another phone changed the sheet meanwhile. Your entry is kept: see the sheet as it is now, check, then save."),
-      [[t("Voir la feuille à jour (saisie gardée)", "See the sheet as it is now (entry kept)"), "primary", () => refresh({ keep: typed })]]);
+      notice(gettext("Another phone changed the sheet meanwhile. Your entry is kept: see the sheet as it is now, check, then save."),
+      [[gettext("See the sheet as it is now (entry kept)"), "primary", () => refresh({ keep: typed })]]);
       return;
     }
     if (status === 403) {
-      notice(t("Ce téléphone n'a pas pu être reconnu (session changée ?). Votre saisie est gardée : rechargez la page puis enregistrez.",
-        "This phone could not be recognised (session changed?). Your entry is kept: reload the page, then save."),
-      [[t("Recharger (saisie gardée)", "Reload (entry kept)"), "primary", () => refresh({ keep: typed })]]);
+      notice(gettext("This phone could not be recognised (session changed?). Your entry is kept: reload the page, then save."),
+      [[gettext("Reload (entry kept)"), "primary", () => refresh({ keep: typed })]]);
       return;
     }
-    if (status === 404) { notice(t("Cette feuille n'existe plus.", "This sheet no longer exists.")); return; }
-    notice(message || t(`Le serveur n'a pas pu enregistrer la ${noun()}. Votre saisie est gardée : réessayez.`, `The server could not save the ${noun()}. Your entry is kept: try again.`));
+    if (status === 404) { notice(gettext("This sheet no longer exists.")); return; }
+    notice(message || interpolate(gettext("The server could not save the %(noun)s. Your entry is kept: try again."), { noun: noun() }, true));
   }
 
   async function queue(entry, error = null) {
@@ -517,15 +510,15 @@ window.NumTable = (() => {
     th.textContent = String(entry.number);
     const mark = document.createElement("small");
     mark.className = "pending-mark";
-    mark.textContent = entry.state === "refused" ? t("refusée", "refused") : t("en attente de réseau", "waiting for the network");
+    mark.textContent = entry.state === "refused" ? gettext("refused") : gettext("waiting for the network");
     th.append(mark);
     tr.append(th);
     if (entry.state === "refused") {
-      const td = cell(entry.error && entry.error.message ? entry.error.message : t("Refusée par le serveur.", "Refused by the server."), "pending-info");
+      const td = cell(entry.error && entry.error.message ? entry.error.message : gettext("Refused by the server."), "pending-info");
       td.colSpan = width;
       td.append(document.createElement("br"));
-      [[t("Reprendre dans la saisie", "Load into the entry"), "primary", () => loadBack(entry)],
-        [t(`Abandonner cette ${noun()}`, `Discard this ${noun()}`), "ghost", () => discard(entry)]].forEach(([label, cls, act]) => {
+      [[gettext("Load into the entry"), "primary", () => loadBack(entry)],
+        [interpolate(gettext("Discard this %(noun)s"), { noun: noun() }, true), "ghost", () => discard(entry)]].forEach(([label, cls, act]) => {
         const b = document.createElement("button");
         b.type = "button";
         b.className = cls;
@@ -547,7 +540,7 @@ window.NumTable = (() => {
         tr.append(td);
       });
     } else {
-      const td = cell(lastError || t("points calculés au retour du réseau", "points worked out when the network is back"), "pending-info");
+      const td = cell(lastError || gettext("points worked out when the network is back"), "pending-info");
       td.colSpan = width;
       tr.append(td);
     }
@@ -593,8 +586,9 @@ window.NumTable = (() => {
       note.hidden = !entries.length;
       const refusedCount = entries.length - wait.length;
       note.textContent = !entries.length ? "" : [
-        wait.length ? t(`⏳ ${window.NumWords.rows(wait.length)} en attente de réseau : envoi automatique au retour du réseau.`, `⏳ ${window.NumWords.rows(wait.length)} waiting for the network: sent as soon as it is back.`) : "",
-        refusedCount ? t(`⚠ ${window.NumWords.rows(refusedCount)} ${plural(refusedCount, "refusée : reprenez-la ou abandonnez-la", "refusées : reprenez-les ou abandonnez-les")}.`, `⚠ ${window.NumWords.rows(refusedCount)} refused: load ${plural(refusedCount, "it", "them")} back or discard ${plural(refusedCount, "it", "them")}.`) : "",
+        wait.length ? interpolate(gettext("⏳ %(rows)s waiting for the network: sent as soon as it is back."), { rows: window.NumWords.rows(wait.length) }, true) : "",
+        refusedCount ? interpolate(ngettext("⚠ %(rows)s refused: load it back or discard it.", "⚠ %(rows)s refused: load them back or discard them.", refusedCount),
+          { rows: window.NumWords.rows(refusedCount) }, true) : "",
       ].filter(Boolean).join(" ");
     }
     if (form && document.contains(form)) {
@@ -614,7 +608,7 @@ window.NumTable = (() => {
       // As the page's title says it (_round_title.html): "Manche 3/12 · 3 cartes".
       const of = data.schedule && data.schedule.rounds ? `/${data.schedule.rounds}` : "";
       const dealt = known && nextRound && nextRound.cards ? nextRound.cards : null;
-      title.textContent = `${window.NumWords.row(number)}${of}${dealt ? ` · ${dealt} ${plural(dealt, t("carte", "card"), t("cartes", "cards"))}` : ""}`;
+      title.textContent = `${window.NumWords.row(number)}${of}${dealt ? ` · ${interpolate(ngettext("%(n)s card", "%(n)s cards", dealt), { n: dealt }, true)}` : ""}`;
     }
     const box = q(".bidtricks", form);
     if (box) {
@@ -625,7 +619,7 @@ window.NumTable = (() => {
       box.dataset.cards = hidden.value;
       qq(".bids input, .tricks input", box).forEach((i) => { if (hidden.value) i.max = hidden.value; else i.removeAttribute("max"); });
       const deal = q("#deal", form);
-      if (deal) deal.textContent = hidden.value ? t(`🃏 ${hidden.value} ${plural(Number(hidden.value), "carte", "cartes")} par joueur`, `🃏 ${hidden.value} ${plural(Number(hidden.value), "card", "cards")} per player`) : t("🃏 cartes distribuées : selon le programme de la partie", "🃏 cards dealt: as the game's schedule says");
+      if (deal) deal.textContent = hidden.value ? interpolate(ngettext("🃏 %(n)s card per player", "🃏 %(n)s cards per player", Number(hidden.value)), { n: hidden.value }, true) : gettext("🃏 cards dealt: as the game's schedule says");
     }
     if (known && nextRound && nextRound.players && q("fieldset.hand", form)) {
       qq("fieldset.hand", form).forEach((hand) => { hand.hidden = !nextRound.players.includes(hand.dataset.name); });
@@ -654,7 +648,7 @@ window.NumTable = (() => {
 
   async function loadBack(entry) {
     if (!same(readFields(), initial)) {
-      notice(t(`Enregistrez ou effacez d'abord la saisie en cours, puis reprenez la ${noun()} refusée.`, `Save or clear the entry being typed first, then load the refused ${noun()}.`));
+      notice(interpolate(gettext("Save or clear the entry being typed first, then load the refused %(noun)s."), { noun: noun() }, true));
       return;
     }
     await Outbox.remove(entry.key);
@@ -664,7 +658,7 @@ window.NumTable = (() => {
     saveDraft();
     const section = q("#entry");
     if (section) section.scrollIntoView({ block: "start" });
-    notice(entry.error && entry.error.message ? entry.error.message : t(`${window.NumWords.capital()} reprise dans la saisie.`, `${window.NumWords.capital()} loaded into the entry.`));
+    notice(entry.error && entry.error.message ? entry.error.message : interpolate(gettext("%(noun)s loaded into the entry."), { noun: window.NumWords.capital() }, true));
     flush();
   }
 
@@ -702,8 +696,8 @@ window.NumTable = (() => {
           left = true;
           if ([400, 404, 409, 412, 422].includes(resp.status)) {
             const why = resp.status === 409 || resp.status === 412
-              ? t(`Un autre téléphone a changé la feuille : la ${noun()} ${entry.number} n'a pas été ajoutée.`, `Another phone changed the sheet: ${noun()} ${entry.number} was not added.`)
-              : resp.status === 404 ? t("Cette feuille n'existe plus (ou ce téléphone ne peut plus la modifier).", "This sheet no longer exists (or this phone may no longer change it).") : message;
+              ? interpolate(gettext("Another phone changed the sheet: %(noun)s %(number)s was not added."), { noun: noun(), number: entry.number }, true)
+              : resp.status === 404 ? gettext("This sheet no longer exists (or this phone may no longer change it).") : message;
             await Outbox.put({ ...entry, state: "refused", error: { status: resp.status, message: why, errors: body.errors || [] } });
             if (data && sheet === data.id) changedHere = true;
           } else {
@@ -729,7 +723,7 @@ window.NumTable = (() => {
     close.type = "button";
     close.className = "toast-close";
     close.textContent = "×";
-    close.setAttribute("aria-label", t("Fermer", "Close"));
+    close.setAttribute("aria-label", gettext("Close"));
     close.addEventListener("click", () => toast.remove());
     toast.append(close);
     // At least TOAST_MS on screen; never while the player is on it.
@@ -754,7 +748,7 @@ window.NumTable = (() => {
       const out = document.createElement("p");
       out.className = "field-error";
       out.setAttribute("role", "alert");
-      out.textContent = t("Pas de réseau : réessayez quand il revient.", "No network: try again when it is back.");
+      out.textContent = gettext("No network: try again when it is back.");
       f.after(out);
     });
   }
@@ -786,8 +780,8 @@ window.NumTable = (() => {
       return {
         afterForm(p) {
           picker = p;
-          if (d && !liveRefresh) draftState(t("Saisie reprise : elle était gardée sur ce téléphone", "Entry restored: it was kept on this phone"));
-          else if (d) draftState(t("Saisie gardée sur ce téléphone", "Entry kept on this phone"));
+          if (d && !liveRefresh) draftState(gettext("Entry restored: it was kept on this phone"));
+          else if (d) draftState(gettext("Entry kept on this phone"));
           f.addEventListener("input", saveDraft);
           f.addEventListener("change", saveDraft);
           f.addEventListener("picked", saveDraft);
@@ -800,7 +794,7 @@ window.NumTable = (() => {
               writeFields(initial);
               clearNotice();
               unask();
-              draftState(t("Saisie effacée", "Entry cleared"));
+              draftState(gettext("Entry cleared"));
             });
           }
         },

@@ -394,6 +394,11 @@ def test_it_opens_a_known_sheet_and_scores_without_network(phone):
     assert engine_ready(page) is True
     got = page.evaluate(IN_PAGE, [*CASES[0], "fr"])
     assert got["status"] == 200 and got["body"] == api(*CASES[0], "fr")[1]
+    # The scripts' words come from the service worker too, in the page's language; a page kept
+    # before a deployment names an older catalogue, for which the current one stands in.
+    assert page.evaluate("gettext('Pick a colour first.')") == "Choisissez d'abord une couleur."
+    older = page.evaluate("fetch('/jsi18n/fr/00000000000000000000.js').then((r) => r.text())")
+    assert "Choisissez d'abord une couleur." in older
 
     # The live preview works offline too.
     elya = page.locator("fieldset.hand[data-name='Elya']")

@@ -18,7 +18,7 @@ from scoring import services
 from scoring.games import GAMES
 from scoring.games.base import Game, Option, check_entries, leaders, next_round
 from scoring.games.cards import Deck, parse_entry, typed_detail
-from scoring.games.i18n import pick
+from scoring.games.i18n import CATALOGUES, N_, _
 from scoring.models import Sheet
 
 pytestmark = pytest.mark.django_db
@@ -31,13 +31,13 @@ class NumToy(Game):
     """Each player scores the sum of the cards they hold; after the planned rounds, the highest total wins."""
 
     slug = SLUG
-    name: ClassVar[dict] = {"fr": "Num Jouet", "en": "Num Toy"}
+    name: ClassVar[str] = N_("Num Toy")
     min_players = 2
     max_players = 4
     wins = "highest"
     entry = "cards"
-    options_spec = (Option("rounds", "int", {"fr": "Manches à jouer", "en": "Rounds to play"}, 2, lo=1, hi=5),)
-    summary: ClassVar[dict] = {"fr": "La somme de vos cartes.", "en": "The sum of your cards."}
+    options_spec = (Option("rounds", "int", N_("Rounds to play"), 2, lo=1, hi=5),)
+    summary: ClassVar[str] = N_("The sum of your cards.")
     card_kinds = tuple(DECK.kinds)
     card_actions = ()
     card_values = (1, 6)
@@ -64,7 +64,7 @@ class NumToy(Game):
                     points[name], details[name] = typed, [typed_detail(typed, lang)]
                 elif cards is not None:
                     points[name] = sum(c.value for c in cards)
-                    text = pick({"fr": "Somme des cartes", "en": "Sum of the cards"}, lang)
+                    text = _(lang, N_("Sum of the cards"))
                     details[name] = [
                         {"rule": "sum", "cards": [c.raw for c in cards], "points": points[name], "text": text}
                     ]
@@ -84,9 +84,20 @@ class NumToy(Game):
         }
 
 
+# Its French: what its lines of the engines' catalogue (engine.po) would say.
+FRENCH = {
+    "Num Toy": "Num Jouet",
+    "Rounds to play": "Manches à jouer",
+    "The sum of your cards.": "La somme de vos cartes.",
+    "Sum of the cards": "Somme des cartes",
+}
+
+
 @pytest.fixture
-def toy():
+def toy(monkeypatch):
     assert SLUG not in GAMES
+    for msgid, msgstr in FRENCH.items():
+        monkeypatch.setitem(CATALOGUES["fr"]._catalog, msgid, msgstr)
     GAMES[SLUG] = NumToy()
     yield GAMES[SLUG]
     del GAMES[SLUG]

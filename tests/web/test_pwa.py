@@ -1,5 +1,6 @@
 """The installable app's server side: manifest, service worker, offline page, engine bundle."""
 
+import base64
 import hashlib
 import json
 import re
@@ -126,17 +127,45 @@ def test_it_serves_the_engine_bundle_with_every_engine_module_and_nothing_else(c
     raw = body(r)
     assert hashlib.sha256(raw).hexdigest()[:20] == digest  # the address names the content
     bundle = json.loads(raw)
-    assert set(bundle) == {"modules", "messages"}
+    assert set(bundle) == {"modules", "catalogues", "messages"}
     assert sorted(bundle["modules"]) == ENGINE_FILES
     assert "scoring/games/__init__.py" in bundle["modules"] and len(ENGINE_FILES) >= 8
     for path, source in bundle["modules"].items():
         assert source == (ROOT / path).read_text(), path
+    # The engines' French, compiled: the in-page engine says what the server's says.
+    assert sorted(bundle["catalogues"]) == ["scoring/games/locale/fr/LC_MESSAGES/engine.mo"]
+    for path, data in bundle["catalogues"].items():
+        assert base64.b64decode(data) == (ROOT / path).read_bytes(), path
     assert bundle["messages"]["fr"] == {
         "unknown_game": "Jeu inconnu : %(game)s.",
         "problems": "%(n)d problèmes dans la demande.",
         "not_found": "Introuvable.",
     }
     assert bundle["messages"]["en"]["unknown_game"] == "Unknown game: %(game)s."
+
+
+def test_it_serves_the_scripts_words_per_language_at_an_address_naming_their_content(client):
+    # Django's JavaScriptCatalog (domain djangojs), kept by the service worker for offline play.
+    urls = {}
+    for lang in ("fr", "en"):
+        client.cookies["django_language"] = lang
+        page = client.get("/").content.decode()
+        urls[lang] = re.search(r'<script src="(/jsi18n/[a-z]+/[0-9a-f]{20}\.js)" defer></script>', page).group(1)
+        assert page.index(urls[lang]) < page.index("/static/js/words.js")  # said before the scripts use it
+        assert urls[lang] == pwa.js_catalogue_url(lang) and f"/jsi18n/{lang}/" in urls[lang]
+        r = client.get(urls[lang])
+        assert r.status_code == 200
+        assert r["Content-Type"] == "text/javascript; charset=utf-8"
+        assert r["Cache-Control"] == "public, max-age=31536000, immutable"
+        assert hashlib.sha256(body(r)).hexdigest()[:20] == urls[lang].rsplit("/", 1)[1][:-3]
+    french = body(client.get(urls["fr"])).decode()
+    assert '"Pick a colour first."' in french and '"Choisissez d\'abord une couleur."' in french
+    assert "(n > 1)" in french
+    assert "Choisissez" not in body(client.get(urls["en"])).decode()
+    assert client.get(urls["fr"].replace("/fr/", "/de/")).status_code == 404
+    assert client.get(urls["fr"][:-8] + "0000000.js").status_code == 404
+    config = json.loads(client.get("/sw.js").content.decode().split("\n", 1)[0][15:-1])
+    assert sorted(config["catalogues"]) == sorted(urls.values())
 
 
 def test_it_answers_404_for_an_engine_bundle_of_another_version(client):

@@ -22,15 +22,33 @@ def text(response) -> str:
 
 
 def _other_language_words():
-    """Return (English msgids, French msgstrs) that differ, long enough not to be a name or a number."""
+    """Return (English msgids, French msgstrs) that differ, long enough not to be a name or a number.
+
+    The pages' catalogue and the engines' (the rules page, the explanations, the options).
+    """
     english, french = set(), set()
-    for entry in polib.pofile(str(ROOT / "locale/fr/LC_MESSAGES/django.po")):
+    catalogues = ("locale/fr/LC_MESSAGES/django.po", "scoring/games/locale/fr/LC_MESSAGES/engine.po")
+    for entry in (e for po in catalogues for e in polib.pofile(str(ROOT / po))):
         if entry.obsolete or "%" in entry.msgid or "{" in entry.msgid:
             continue
         if entry.msgstr and entry.msgstr != entry.msgid and " " in entry.msgid and len(entry.msgid) >= 10:
             english.add(entry.msgid)
             french.add(entry.msgstr)
     return english, french
+
+
+def test_the_scripts_say_every_word_through_their_catalogue_in_french():
+    """Every text the browser scripts give gettext/ngettext is in djangojs.po, translated (none left to a pair)."""
+    po = polib.pofile(str(ROOT / "locale/fr/LC_MESSAGES/djangojs.po"))
+    translated = {e.msgid for e in po if e.translated() and not e.obsolete}
+    assert [e.msgid for e in po if not e.obsolete and not e.translated()] == []
+    literal = r'"((?:[^"\\]|\\.)*)"'
+    said = []
+    for path in sorted((ROOT / "static/js").glob("*.js")):
+        source = path.read_text()
+        assert not re.search(r"\bsay\(|const t = \(fr, en\)", source), path.name
+        said += re.findall(rf"\b(?:gettext|ngettext)\(\s*{literal}", source)
+    assert said and [m for m in said if m.replace('\\"', '"') not in translated] == []
 
 
 def _pages(client):
