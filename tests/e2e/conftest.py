@@ -133,7 +133,14 @@ JS_ERRORS = pytest.StashKey[list]()
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
-    result = yield
+    try:
+        result = yield
+    except BaseException as exc:
+        # A test that failed (a wait that timed out…) says the page's errors too: they are often why.
+        errors = item.stash.get(JS_ERRORS, [])
+        if errors:
+            exc.add_note("JavaScript errors on the page:\n" + "\n".join(errors))
+        raise
     errors = item.stash.get(JS_ERRORS, [])
     if errors:
         pytest.fail("JavaScript errors on the page:\n" + "\n".join(errors), pytrace=False)
