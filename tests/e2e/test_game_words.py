@@ -68,6 +68,9 @@ def test_a_preview_answer_that_arrives_late_is_dropped(phone):
     page = phone
     # Without the in-page engine (tests/e2e/conftest.py), the previews ask the server.
     new_sheet(page, "numx-malus", ["Léa", "Tom"])
+    # The page has wired its form and scored it once (no card counted yet): from here on,
+    # each change asks once, and the first answer can no longer cross the ones below.
+    expect(page.locator("#live-0")).to_have_text("= 0 pt")
     held = []
     page.route(
         "**/api/v1/games/*/score/", lambda route: held.append(route) if _asks(3)(route.request) else route.continue_()
