@@ -32,6 +32,7 @@ from scoring.exceptions import (
 )
 from scoring.games import GAMES, names
 from scoring.games.base import ScoringError
+from scoring.games.form import is_form_round
 from scoring.models import IdempotentRequest, Player, Round, Sheet, anonymous_keep
 from scoring.signals import seats_scored, sheets_owned
 from web.cache import keep_after_commit
@@ -273,6 +274,28 @@ def request_hash(data, number: int | None = None) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
+def read_round(sheet: Sheet, data, lang: str) -> dict:
+    """Return the round `data` stands for: a round as given, or the one its entry form's fields describe.
+
+    A round given as the entry form (`{"form": {field: text}}`, what the pages post) is
+    read by the engine; with nothing entered it is refused with the question the pages
+    ask ("empty_round"), unless the form says `confirm_empty` ("Save anyway").
+    """
+    if not is_form_round(data):
+        return data
+    form = data["form"]
+    try:
+        rnd = sheet.engine.read_form(sheet.players, sheet.options, form)
+    except ScoringError as exc:
+        raise InvalidInput(exc.messages(lang)) from None
+    question = (
+        "" if form.get("confirm_empty") == "1" else sheet.engine.empty_question(sheet.players, sheet.options, rnd, lang)
+    )
+    if question:
+        raise InvalidInput.one("round", "empty_round", question)
+    return rnd
+
+
 def round_add(
     *,
     sheet: Sheet,
@@ -293,6 +316,7 @@ def round_add(
     if not isinstance(data, dict):
         with translation.override(lang):
             raise InvalidInput.one("round", "invalid", _("A round must be a JSON object."))
+    data = read_round(sheet, data, lang)
     try:
         with transaction.atomic():
             sheet, rounds = _locked(sheet, if_version)
@@ -430,6 +454,14 @@ def draft_entry_put(*, sheet: Sheet, player: str, entry, lang: str = "fr", numbe
     if not isinstance(entry, dict):
         with translation.override(lang):
             raise InvalidInput.one(f"entries.{player}", "invalid", _("An entry must be a JSON object."))
+    if is_form_round(entry):
+        # The player's own phone posts its form's fields: the engine reads their entry.
+        try:
+            entry = sheet.engine.read_seat_form(
+                sheet.players, sheet.options, sheet.players.index(player), entry["form"]
+            )
+        except ScoringError as exc:
+            raise InvalidInput(exc.messages(lang)) from None
 
     def change(draft):
         return {**(draft.get("entries") or {}), player: entry}, draft.get("fields") or {}
@@ -516,6 +548,7 @@ def round_edit(*, sheet: Sheet, number: int, data, lang: str = "fr", if_version:
     if not isinstance(data, dict):
         with translation.override(lang):
             raise InvalidInput.one("round", "invalid", _("A round must be a JSON object."))
+    data = read_round(sheet, data, lang)
     with transaction.atomic():
         sheet, rounds = _locked(sheet, if_version)
         if not 1 <= number <= len(rounds):

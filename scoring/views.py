@@ -477,7 +477,6 @@ def _sheet_data(request, sheet, game: dict, result: dict, datas: list, lang: str
         "schedule": result.get("schedule"),
         "finished": result["finished"],
         "editing": editing,
-        "empty_rule": sheet.engine.empty_rule(sheet.options),
         "lang": lang,
         "urls": {
             "page": sheet.page_path(),
@@ -487,14 +486,12 @@ def _sheet_data(request, sheet, game: dict, result: dict, datas: list, lang: str
     }
 
 
-def empty_question(sheet, data: dict) -> str:
-    """Return the question to ask before saving a round with nothing entered, or "" (the engine decides)."""
-    empty = sheet.engine.empty_entries(sheet.players, sheet.options, data)
-    if empty["nobody"]:
-        return _("No cards entered — save anyway?")
-    if empty["players"]:
-        return _("No cards entered for %(names)s — save anyway?") % {"names": ", ".join(empty["players"])}
-    return ""
+def _asked(exc: services.InvalidInput, sheet) -> tuple[str, list[dict]]:
+    """Return what a refused round asks first (nothing entered: "save anyway?"), and what is wrong with it."""
+    asked = [e["message"] for e in exc.errors if e.get("code") == "empty_round"]
+    if asked:
+        return asked[0], []
+    return "", services.name_players(exc.errors, sheet.players)
 
 
 def sheet_page(request, sheet_id):
@@ -625,18 +622,15 @@ def round_add(request, sheet_id):
     sheet, role = get_sheet(request, sheet_id, write=True)
     lang = request_lang()
     try:
-        data = forms.round_data(request.POST, sheet)
-        question = "" if request.POST.get("confirm_empty") == "1" else empty_question(sheet, data)
-        if question:
-            # Nothing stored: the page asks first, the same form answers "save anyway".
-            context = _sheet_context(request, sheet, role, lang=lang, posted=request.POST, question=question)
-            return render(request, "scoring/sheet.html", context, status=400)
         # The round the page meant to add; without a readable one, the round is added at the end.
         number = parse_int(request.POST.get("number", ""))
-        services.round_add(sheet=sheet, data=data, lang=lang, number=number)
+        services.round_add(sheet=sheet, data={"form": forms.posted_form(request.POST)}, lang=lang, number=number)
     except services.InvalidInput as exc:
-        errors = services.name_players(exc.errors, sheet.players)
-        context = _sheet_context(request, sheet, role, lang=lang, form_errors=errors, posted=request.POST)
+        # Nothing stored: the page says what is wrong, or asks first (the same form answers "save anyway").
+        question, errors = _asked(exc, sheet)
+        context = _sheet_context(
+            request, sheet, role, lang=lang, form_errors=errors, posted=request.POST, question=question
+        )
         return render(request, "scoring/sheet.html", context, status=400)
     except ServiceError as exc:
         tell_refused(request, exc)
@@ -655,14 +649,11 @@ def round_edit(request, sheet_id, number):
     data, errors, question = datas[number - 1], [], ""
     if request.method == "POST":
         try:
-            data = forms.round_data(request.POST, sheet)
-            question = "" if request.POST.get("confirm_empty") == "1" else empty_question(sheet, data)
-            if question:
-                raise services.InvalidInput([])
             version = parse_int(request.POST.get("version", ""))
-            services.round_edit(sheet=sheet, number=number, data=data, lang=lang, if_version=version)
+            form = {"form": forms.posted_form(request.POST)}
+            services.round_edit(sheet=sheet, number=number, data=form, lang=lang, if_version=version)
         except services.InvalidInput as exc:
-            errors = services.name_players(exc.errors, sheet.players)
+            question, errors = _asked(exc, sheet)
         except ServiceError as exc:
             tell_refused(request, exc)
             return redirect("round-edit", sheet.pk, number)

@@ -164,12 +164,18 @@ class SheetBody(Envelope):
 
 
 class RoundBody(Envelope):
-    """A round that replaces a sheet's round: its game's round (its fields are the engine's)."""
+    """A round that replaces a sheet's round: its game's round (its fields are the engine's), or `{"form": …}`,
+    the entry form's fields that the engine reads as one."""
 
     default_error_messages = {"invalid": gettext_lazy("A round must be a JSON object.")}
     refused_path = "round"
     open = True
     rest_schema = staticmethod(shapes.round_schema)
+
+    @classmethod
+    def json_schema(cls, game=None) -> dict:
+        games = [game] if game is not None else GAMES.values()
+        return {"anyOf": [*(cls.shape(g) for g in games), shapes.FORM_ROUND]}
 
 
 class RoundAddBody(Envelope):
@@ -190,9 +196,11 @@ class RoundAddBody(Envelope):
     @classmethod
     def json_schema(cls, game=None) -> dict:
         fields = cls().fields
-        rounds = [cls.shape(g, names={"number"}) for g in GAMES.values()]
+        games = [game] if game is not None else GAMES.values()
+        rounds = [cls.shape(g, names={"number"}) for g in games]
         alone = {name: fields[name].value_schema(None) for name in ("from_draft", "number")}
-        return {"anyOf": [*rounds, shapes.closed(alone, ["from_draft"])]}
+        form = {"form": shapes.FORM_SCHEMA, "number": alone["number"]}
+        return {"anyOf": [*rounds, shapes.closed(form, ["form"]), shapes.closed(alone, ["from_draft"])]}
 
 
 class DraftBody(Envelope):
@@ -211,11 +219,18 @@ class DraftTrickBody(Envelope):
 
 
 class DraftEntryBody(Envelope):
-    """One player's entry (its keys are the engine's) and `number` beside it."""
+    """One player's entry (its keys are the engine's), or `{"form": …}`, their own phone's form fields that the
+    engine reads as their entry; and `number` beside it."""
 
     open = True
     rest_schema = staticmethod(shapes.entry_schema)
     number = RoundNumber()
+
+    @classmethod
+    def json_schema(cls, game=None) -> dict:
+        games = [game] if game is not None else GAMES.values()
+        form = {"form": shapes.FORM_SCHEMA, "number": cls().fields["number"].value_schema(None)}
+        return {"anyOf": [*(cls.shape(g) for g in games), shapes.closed(form, ["form"])]}
 
 
 def parsed(body_class: type[Envelope], data) -> dict:

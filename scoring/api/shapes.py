@@ -70,6 +70,15 @@ GAME_RULES = {
     "cards_schedule": "cards dealt other than the schedule's",
     "bid_locked": "a bid changed after its tricks are in",
     "adversaire_two_complete": "two players who placed every card",
+    # a round given as its entry form's fields (`{"form": …}`): what the text of a field says
+    "form_not_a_number": "a form's number field whose text is not a whole number",
+    "form_too_large": "a form's number field with more than 9 digits",
+    "form_bid_missing": "a bid left empty in a form",
+    "form_tricks_missing": "the tricks left empty in a form",
+    "form_cards_unreadable": "a form's cards field that is not JSON",
+    "form_cards_and_points": "a form with both cards picked and points typed for one player",
+    "form_counts_and_points": "a form with both cards counted and points typed for one player",
+    "empty_round": "a form with nothing entered, without `confirm_empty` (the question the pages ask)",
     "tiebreak_won": "a tie-break round after the tie was broken",
     "tiebreak_tied": "a tie-break still tied",
     # the Num King referee
@@ -201,8 +210,22 @@ def game_slug(game) -> dict:
     return {"type": "string", "enum": [game.slug]}
 
 
+# A round given as its entry form's fields, as the pages post them (scoring/games/form.py reads them).
+FORM_SCHEMA = {
+    "type": "object",
+    "additionalProperties": {"type": "string"},
+    "description": (
+        "The entry form's fields as the page posts them: text by field name (`points-0`, `cards-1` as JSON, "
+        "`bid-2`, `numeric-0`, `declarer`, `confirm_empty`…; fields are named by seat). The engine reads "
+        "them as a round of this game, exactly as the pages' own post."
+    ),
+}
+FORM_ROUND = closed({"form": FORM_SCHEMA}, ("form",))
+
+
 def rounds_schema(game) -> dict:
-    return nullable({"type": "array", "items": round_schema(game), "maxItems": MAX_ROUNDS_PER_REQUEST})
+    items = {"anyOf": [round_schema(game), FORM_ROUND]}
+    return nullable({"type": "array", "items": items, "maxItems": MAX_ROUNDS_PER_REQUEST})
 
 
 def plays_schema(game) -> dict:

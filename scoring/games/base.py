@@ -817,11 +817,43 @@ class Game:
         if problems:
             # Rounds cannot be checked against broken players or options.
             problems.raise_if_any()
+        rounds = self._read_forms(players, opts, rounds, problems)
         result = self._score(players, opts, rounds, lang, problems)
         problems.raise_if_any()
         result["options"] = opts
         result["ranking"] = self.ranking(result, lang)
         return result
+
+    # -- the entry form ----------------------------------------------------------
+
+    def read_form(self, players, options, fields, *, complete=True):
+        """Return the round the entry form's fields describe (form.py); raise ScoringError, paths of the round."""
+        from .form import read_round
+
+        return read_round(self, players, options if isinstance(options, dict) else {}, fields, complete=complete)
+
+    def read_seat_form(self, players, options, seat, fields):
+        """Return one player's entry from their own phone's form fields (partial is fine)."""
+        from .form import read_entry
+
+        return read_entry(self, players, options if isinstance(options, dict) else {}, seat, fields)
+
+    def _read_forms(self, players, opts, rounds, problems):
+        """Return ``rounds`` with each round given as its entry form (``{"form": …}``) read as a round."""
+        from .form import is_form_round
+
+        if not any(is_form_round(rnd) for rnd in rounds):
+            return rounds
+        read = []
+        for index, rnd in enumerate(rounds):
+            if is_form_round(rnd):
+                try:
+                    rnd = self.read_form(players, opts, rnd["form"])
+                except ScoringError as exc:
+                    problems.issues.extend(Issue(f"rounds[{index}].{e.path}", e.code, e.params) for e in exc.errors)
+            read.append(rnd)
+        problems.raise_if_any()
+        return read
 
     # -- the round in progress ------------------------------------------------
 
@@ -942,6 +974,15 @@ class Game:
         if len(empty) == len(entries):
             return {"nobody": True, "players": []}
         return {"nobody": False, "players": empty if rule["named"] else []}
+
+    def empty_question(self, players, options, rnd, lang="fr") -> str:
+        """Return what the pages ask before saving ``rnd`` with nothing entered (see ``empty_rule``), or ""."""
+        empty = self.empty_entries(players, options, rnd)
+        if empty["nobody"]:
+            return t("empty_round", lang)
+        if empty["players"]:
+            return t("empty_players", lang, names=", ".join(empty["players"]))
+        return ""
 
     def _score(self, players, opts, rounds, lang, problems):
         raise NotImplementedError

@@ -287,6 +287,23 @@ MESSAGES = {
     ),
     "not_in_tiebreak": N_("{name} does not play the tie-break round."),
     "declarer_type": N_("The declarer must be a player name or nothing: {value}."),
+    # --- the entry form's fields (form.py) --------------------------------
+    "form_type": N_("The entry form must be an object of its fields (name → text)."),
+    "form_field_type": N_("The form's field {name} must hold text."),
+    "form_not_a_number": N_("{label}: “{value}” is not a whole number."),
+    "form_too_large": N_("{label}: “{value}” is too large."),
+    "form_bid_missing": N_("{name}: the bid is missing."),
+    "form_tricks_missing": N_("{name}: the tricks taken are missing."),
+    "form_cards_unreadable": N_("{name}: the cards could not be read."),
+    "form_cards_and_points": N_(
+        "{name}: cards picked and points typed, only one can count. Remove the cards or clear the points."
+    ),
+    "form_counts_and_points": N_(
+        "{name}: cards counted and points typed, only one can count. Set the counts to 0 or clear the points."
+    ),
+    # --- asked before a round with nothing entered is saved -------------------
+    "empty_round": N_("No cards entered — save anyway?"),
+    "empty_players": N_("No cards entered for {names} — save anyway?"),
     # --- cards ---------------------------------------------------------
     "cards_type": N_("Cards must be a list."),
     "too_many_cards": N_("Too many cards: {count} (at most {max})."),

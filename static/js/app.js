@@ -56,41 +56,33 @@ function setUpNewSheet(form) {
   });
 }
 
-// Points typed by hand, read as the server reads them (scoring/forms.py _int, web/parsing.py
-// parse_int): {value} (null when empty), or {error, shown} with the server's own words.
-function readTyped(text) {
-  const t = text.trim();
-  if (t === "") return { value: null };
-  const digits = t.replace(/^[-\u2212]/, "");
-  const looksInt = /^[0-9]+$/.test(digits);
-  if (looksInt && digits.length <= 9) return { value: digits === t ? Number(digits) : -Number(digits) };
-  const chars = Array.from(t);
-  return { error: looksInt ? "tooLarge" : "notNumber", shown: chars.length <= 20 ? t : `${chars.slice(0, 19).join("")}…` };
-}
 // A preview's points: "= −3 pts", "= 1 pt" (static/js/words.js: the pages' minus sign and plural rule).
 const pointsSaid = (n) => `= ${NumWords.number(n)} ${NumWords.plural(n, "pt", "pts")}`;
-const fill = (template, params) => template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? params[k] : m));
 
-// What is wrong with a hand's typed points before any scoring: unreadable, or typed beside picked
-// cards (only one can count). The messages are the server's (data-* of the hand, translated).
-function handProblem(hand, cards) {
-  const name = hand.dataset.name;
-  const typed = readTyped($(`#points-${hand.dataset.seat}`, hand).value);
-  if (typed.error) {
-    const template = typed.error === "tooLarge" ? hand.dataset.tooLarge : hand.dataset.notNumber;
-    return { path: `entries.${name}.points`, message: fill(template, { label: name, value: typed.shown }) };
+// The entry form's fields as the form posts them ({name: text}). The page never reads a round
+// out of them: the engine does (scoring/games/form.py), on the server or in this page, so a
+// round is read one way, and a value typed for a round is only ever that round's.
+const NOT_ENTERED = new Set(["csrfmiddlewaretoken", "number", "version"]);
+function formFields(form, submitter) {
+  const out = {};
+  for (const [name, value] of new FormData(form, submitter || undefined)) {
+    if (!NOT_ENTERED.has(name) && typeof value === "string") out[name] = value;
   }
-  if (typed.value !== null && cards.length) return { path: `entries.${name}.points`, message: fill(hand.dataset.both, { name }) };
-  return null;
+  return out;
 }
-function handCards(hand) {
-  let cards = [];
-  try { cards = JSON.parse($(`#cards-${hand.dataset.seat}`, hand).value || "[]"); } catch (e) { cards = []; }
-  return Array.isArray(cards) ? cards : [];
-}
-// Every hand's problem in the form, as the server would list them (table.js and phones.js refuse to send them).
-function typedProblems(form) {
-  return $$("fieldset.hand", form).filter((h) => !h.hidden).map((h) => handProblem(h, handCards(h))).filter(Boolean);
+
+// The previews score a round alone, some of its seats only: fields are named by seat (`cards-3`),
+// so the seats at the preview's table are numbered again in their order (`cards-0`…).
+function seatedAs(fields, seats) {
+  const out = {};
+  Object.entries(fields).forEach(([name, value]) => {
+    const m = name.match(/^(.*)-(\d+)$/);
+    if (!m) { if (name !== "declarer") out[name] = value; return; }
+    const at = seats.indexOf(Number(m[2]));
+    if (at >= 0) out[`${m[1]}-${at}`] = value;
+  });
+  if ("declarer" in fields && seats.includes(Number(fields.declarer))) out.declarer = String(seats.indexOf(Number(fields.declarer)));
+  return out;
 }
 
 // Card picker: tap a colour then a value; specials and actions in one tap.
@@ -225,35 +217,34 @@ function setUpPicker(form) {
   // Nothing picked and nothing typed: no points to show yet.
   const isEmpty = (hand) => !state.get(hand.dataset.seat).cards.length && $(`#points-${hand.dataset.seat}`, hand).value.trim() === "";
   async function preview() {
-    const round = roundFromForm(form, game);
     // A player's own page scores their hand alone: the others' hands count as empty, not as absent.
     const own = form.dataset.player !== undefined;
-    const players = own || hands.length === game.players.length ? game.players : hands.map((h) => h.dataset.name);
-    if (own) players.forEach((name) => { if (!(name in round.entries)) round.entries[name] = { cards: [] }; });
-    // A hand whose typed points the server would refuse says so, in its words; the others are scored without it.
-    const problems = new Map();
-    hands.forEach((hand) => {
-      const problem = handProblem(hand, state.get(hand.dataset.seat).cards);
-      if (problem) { problems.set(hand, problem); round.entries[hand.dataset.name] = { cards: [] }; }
-    });
+    const shown = hands.filter((h) => !h.hidden);
+    let fields = formFields(form);
+    let players = game.players;
+    if (own) {
+      game.players.forEach((_name, seat) => { if (!(`cards-${seat}` in fields) && !(`points-${seat}` in fields)) fields[`cards-${seat}`] = ""; });
+    } else if (shown.length !== game.players.length) {
+      // A round that seats some players only (a tie-break): the preview's table is theirs.
+      players = shown.map((h) => h.dataset.name);
+      fields = seatedAs(fields, shown.map((h) => Number(h.dataset.seat)));
+    }
     try {
-      const answer = await scoreNewest(game.slug, players, previewOptions(game, players), [round]);
+      const answer = await scoreNewest(game.slug, players, previewOptions(game, players), [{ form: fields }]);
       if (!answer) return;
       const { ok, body } = answer;
-      hands.forEach((hand) => {
+      shown.forEach((hand) => {
         const name = hand.dataset.name;
         const out = $(".live", hand);
-        hand.classList.remove("invalid");
-        if (problems.has(hand)) {
-          out.textContent = problems.get(hand).message;
-          hand.classList.add("invalid");
-        } else if (ok) {
+        if (ok) {
+          hand.classList.remove("invalid");
           out.textContent = isEmpty(hand) ? "" : pointsSaid(body.rounds[0].points[name]);
-        } else {
-          const mine = (body.errors || []).filter((e) => e.path.startsWith(`rounds[0].entries.${name}.`) || e.path === `rounds[0].entries.${name}`);
-          out.textContent = mine.length ? mine[0].message : "";
-          if (mine.length) hand.classList.add("invalid");
+          return;
         }
+        // What the engine says of this hand, in its words (points it cannot read, cards and points both…).
+        const mine = (body.errors || []).filter((e) => e.path.startsWith(`rounds[0].entries.${name}.`) || e.path === `rounds[0].entries.${name}`);
+        hand.classList.toggle("invalid", mine.length > 0);
+        if (mine.length) out.textContent = mine[0].message;
       });
     } catch (e) { /* offline: the server checks the round when it is saved */ }
   }
@@ -276,68 +267,6 @@ function setUpPicker(form) {
   };
 }
 
-// The round the entry form describes, as the API and the engine take it (the server's
-// scoring/forms.py round_data reads the same fields for the plain form post).
-function roundFromForm(form, game, submitter) {
-  const hands = $$("fieldset.hand", form).filter((h) => !h.hidden);
-  const num = (el) => (el && el.value.trim() !== "" ? Number(el.value) : null);
-  if (hands.length) {
-    const entries = {};
-    hands.forEach((hand) => {
-      const seat = hand.dataset.seat;
-      const typed = readTyped($(`#points-${seat}`, form).value);
-      const cards = handCards(hand);
-      // Unreadable points go as typed (typedProblems says why before anything is sent).
-      const points = typed.error ? $(`#points-${seat}`, form).value.trim() : typed.value;
-      entries[hand.dataset.name] = points === null ? { cards } : cards.length ? { cards, points } : { points };
-    });
-    const round = { entries };
-    const declarer = $("input[name=declarer]:checked", form);
-    if (declarer && declarer.value !== "") round.declarer = game.players[Number(declarer.value)];
-    return round;
-  }
-  if ($(".bidtricks", form)) {
-    const entries = {};
-    game.players.forEach((name, seat) => {
-      entries[name] = { bid: num($(`#bid-${seat}`, form)) ?? 0, tricks: num($(`#tricks-${seat}`, form)) ?? 0 };
-    });
-    const round = { entries };
-    const cards = num($("input[name=cards]", form));
-    if (cards !== null) round.cards = cards;
-    return round;
-  }
-  if ($(".counts", form)) return { entries: countEntries(form) };
-  if ($("input[name^='placed-']", form)) {
-    const entries = {};
-    game.players.forEach((name, seat) => {
-      entries[name] = { placed: num($(`#placed-${seat}`, form)) ?? 0, eliminated: $(`input[name=eliminated-${seat}]`, form).checked };
-    });
-    return { entries };
-  }
-  let placed = num($("#placed", form));
-  if (submitter && submitter.name === "won") placed = num($("input[name=deck]", form)) || placed;
-  return { placed };
-}
-
-// Cards left, counted (classic short rules): each row's {numeric, specials}, an empty field
-// meaning 0 (the player went out), or the points a stored round had typed by hand.
-function countEntry(row) {
-  const seat = row.dataset.seat;
-  const read = (field) => { const i = $(`#${field}-${seat}`, row); return i ? i.value.trim() : ""; };
-  // Whole numbers as numbers; anything else goes as typed, for the engine to say what is wrong.
-  const value = (text) => (text === "" ? 0 : /^-?[0-9]+$/.test(text) ? Number(text) : text);
-  const typed = readTyped(read("points"));
-  if (typed.value !== null && read("numeric") === "" && read("specials") === "") return { points: typed.value };
-  const entry = { numeric: value(read("numeric")), specials: value(read("specials")) };
-  if (typed.value !== null) entry.points = typed.value;  // both: the engine refuses, naming the player
-  return entry;
-}
-function countEntries(form) {
-  const entries = {};
-  $$("fieldset.count-row", form).forEach((row) => { entries[row.dataset.name] = countEntry(row); });
-  return entries;
-}
-
 // The counts' live preview: "= n pts" per player, as the engine scores the round (in the page
 // when it is loaded, else by the API), or the engine's own words about what is wrong.
 function setUpCounts(form) {
@@ -347,11 +276,13 @@ function setUpCounts(form) {
   const scoreNewest = newestOnly(scoreRounds);
   const schedule = () => { clearTimeout(timer); timer = setTimeout(preview, 200); };
   async function preview() {
-    const entries = countEntries(form);
+    const fields = formFields(form);
     // A player's own phone counts their cards alone: the others count as none.
-    game.players.forEach((name) => { if (!(name in entries)) entries[name] = { numeric: 0, specials: 0 }; });
+    game.players.forEach((_name, seat) => {
+      if (!["numeric", "specials", "points"].some((f) => `${f}-${seat}` in fields)) fields[`numeric-${seat}`] = "";
+    });
     try {
-      const answer = await scoreNewest(game.slug, game.players, previewOptions(game, game.players), [{ entries }]);
+      const answer = await scoreNewest(game.slug, game.players, previewOptions(game, game.players), [{ form: fields }]);
       if (!answer) return;
       const { ok, body } = answer;
       rows.forEach((row) => {

@@ -87,7 +87,8 @@ window.NumDevice = (() => {
 
   // ---- the logout and deletion pages: rounds that still wait --------------------------
   function describe(entry) {
-    const names = Object.keys((entry.body && entry.body.entries) || {}).join(", ");
+    // The sheet's players (a round kept by an older page: the players of its entries).
+    const names = (entry.players || Object.keys((entry.body && entry.body.entries) || {})).join(", ");
     const one = (entry.noun && entry.noun.one) || gettext("round"); // the game's word, kept with the round
     const what = `${capital(one)} ${entry.number}` + (names ? ` — ${names}` : "");
     if (entry.state === "refused") return `${what} : ${gettext("refused")}${entry.error && entry.error.message ? ` (${entry.error.message})` : ""}`;

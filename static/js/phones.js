@@ -41,34 +41,14 @@
     else if ($(".counts", form)) setUpCounts(form);
     setUpSteppers(form);
 
-    function entry() {
-      const kind = form.dataset.kind;
-      const read = (name) => { const i = $(`[name="${name}-${seat}"]`, form); return i ? i.value.trim() : ""; };
-      const out = {};
-      if (kind === "bid_tricks") {
-        for (const field of ["bid", "tricks"]) if (read(field) !== "") out[field] = Number(read(field));
-      } else if (kind === "counts") {
-        const row = $("fieldset.count-row", form);
-        return row ? countEntry(row) : {};
-      } else if (kind === "seat_result") {
-        if (read("placed") !== "") out.placed = Number(read("placed"));
-        out.eliminated = Boolean($(`[name="eliminated-${seat}"]`, form)?.checked);
-      } else {
-        const typed = readTyped(read("points"));
-        const hand = $("fieldset.hand", form);
-        if (typed.value !== null) out.points = typed.value;
-        else out.cards = hand ? handCards(hand) : [];
-      }
-      return out;
-    }
-
     // The entry stays on this phone until the server has it (a dead network, a reload).
     const key = `num.seat.${sheetId()}.${seat}`;
     const pending = () => { try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { return null; } };
 
     async function send(number, body = null) {
       status.textContent = gettext("Sending…");
-      const payload = body || { ...entry(), number };
+      // The form as it posts: the engine reads this player's entry out of it (scoring/games/form.py).
+      const payload = body || { form: formFields(form), number };
       localStorage.setItem(key, JSON.stringify(payload));
       let resp;
       try {
@@ -102,17 +82,15 @@
         // The round was saved before this entry arrived: the page moves on to the next round.
         // Only a bid may be offered again, as a bid alone: tricks, a hand or points belong to
         // the round they were played in. The offer stays while that round is on screen.
-        lateEntry = { number: Number(payload.number), bid: "bid" in payload && !("tricks" in payload) ? payload.bid : null };
+        const sent = payload.form || {};
+        const said = (field) => (sent[`${field}-${seat}`] || "").trim();
+        lateEntry = { number: Number(payload.number), bid: said("bid") !== "" && said("tricks") === "" ? said("bid") : null };
         await refreshSeat();
       }
     }
 
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      // Points the server would refuse are refused here, in its words, before anything is sent.
-      const problems = typedProblems(form);
-      status.classList.toggle("error", problems.length > 0);
-      if (problems.length) { status.textContent = problems.map((p) => p.message).join(" "); return; }
       send(Number(form.elements.number.value));
     });
     const retry = () => { const p = pending(); if (p) send(p.number, p); };

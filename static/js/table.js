@@ -74,25 +74,14 @@ window.NumTable = (() => {
 
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-  // The fields that hold a stored round (to load a refused one back into the form).
-  function fieldsOfRound(round) {
-    const g = game();
+  // The fields a round sent as its form holds (to load a refused one back into the form).
+  function fieldsOfForm(sent) {
     const values = { ...initial };
-    const entries = round.entries || {};
-    g.players.forEach((name, seat) => {
-      const e = entries[name] || {};
-      if (`cards-${seat}` in values) values[`cards-${seat}`] = Array.isArray(e.cards) && e.cards.length ? JSON.stringify(e.cards) : "";
-      if (`points-${seat}` in values) values[`points-${seat}`] = "points" in e ? String(e.points) : "";
-      // Counts: 0 shows as an empty field (a hand stored as cards was counted by the server's page).
-      if (`numeric-${seat}` in values) values[`numeric-${seat}`] = e.numeric ? String(e.numeric) : "";
-      if (`specials-${seat}` in values) values[`specials-${seat}`] = e.specials ? String(e.specials) : "";
-      if (`bid-${seat}` in values) values[`bid-${seat}`] = String(e.bid ?? 0);
-      if (`tricks-${seat}` in values) values[`tricks-${seat}`] = String(e.tricks ?? 0);
-      if (`placed-${seat}` in values) values[`placed-${seat}`] = String(e.placed ?? 0);
-      if (`eliminated-${seat}` in values || q(`input[name=eliminated-${seat}]`, form)) values[`eliminated-${seat}`] = Boolean(e.eliminated);
+    fields().forEach((el) => {
+      if (el.type === "checkbox") values[el.name] = sent[el.name] === el.value;
+      else if (el.type === "radio") values[el.name] = sent[el.name] ?? "";
+      else if (el.name in sent) values[el.name] = sent[el.name];
     });
-    if ("placed" in values) values.placed = round.placed === undefined || round.placed === null ? "" : String(round.placed);
-    if (q("input[name=declarer]", form)) values.declarer = round.declarer ? String(g.players.indexOf(round.declarer)) : "";
     return values;
   }
 
@@ -303,24 +292,8 @@ window.NumTable = (() => {
     list.scrollIntoView({ block: "nearest" });
   }
 
-  // ---- the empty-round question (the engine's rule, applied as data) ----------------
+  // ---- the empty-round question (the engine asks: "empty_round") -------------------------
 
-  function blank(obj, rule) {
-    return Object.entries(rule).every(([field, values]) => values.some((v) => same(v, obj[field] === undefined ? null : obj[field])));
-  }
-  function emptyQuestion(round) {
-    const rule = data.empty_rule;
-    if (rule.scope === "round") return blank(round, rule.blank) ? gettext("No cards entered — save anyway?") : "";
-    const entries = round.entries || {};
-    const names = data.players.filter((n) => n in entries);
-    if (!names.length) return "";
-    const empty = names.filter((n) => entries[n] && typeof entries[n] === "object" && blank(entries[n], rule.blank));
-    if (empty.length === names.length) return gettext("No cards entered — save anyway?");
-    if (empty.length && rule.named) {
-      return interpolate(gettext("No cards entered for %(names)s — save anyway?"), { names: empty.join(", ") }, true);
-    }
-    return "";
-  }
   function ask(question) {
     let box = q("#empty-question", form);
     if (!box) {
@@ -354,15 +327,8 @@ window.NumTable = (() => {
     // and the sheet is shown afresh in place: every phone sees the bids, this one is not reloaded.
     if (submitter && submitter.hasAttribute("formaction")) { await sendStep(submitter); return; }
     if (busy) return;
-    // Points the server would refuse are refused here, in its words, before anything is sent.
-    const problems = typedProblems(form);
-    if (problems.length) { showErrors(problems); return; }
-    const round = roundFromForm(form, game(), submitter);
-    const confirmed = submitter && submitter.name === "confirm_empty";
-    if (!confirmed) {
-      const question = emptyQuestion(round);
-      if (question) { clearNotice(); ask(question); return; }
-    }
+    // The form as it posts, "save anyway" included: the engine reads it (and asks about an empty round).
+    const round = { form: formFields(form, submitter) };
     unask();
     busy = true;
     qq("button[type=submit], button:not([type])", form).forEach((b) => { b.disabled = true; });
@@ -401,7 +367,8 @@ window.NumTable = (() => {
     const draft = loadDraft() || { key: newKey() };
     const number = formNumber();
     // `noun`: the game's word for a row, for the pages that list the rounds waiting (static/js/device.js).
-    const entry = { key: draft.key, sheet: data.id, number, noun: window.NumWords.noun(), body: round, created_at: Date.now(), state: "waiting", error: null };
+    // `players`: the sheet's, to name the round on the pages that list what waits (static/js/device.js).
+    const entry = { key: draft.key, sheet: data.id, number, noun: window.NumWords.noun(), players: data.players, body: round, created_at: Date.now(), state: "waiting", error: null };
     // Rounds already waiting go first: this one waits behind them.
     if (!navigator.onLine || (await mine()).some(waiting)) { await queue(entry); return; }
     let resp;
@@ -437,6 +404,8 @@ window.NumTable = (() => {
   // A refused save: the round stays in the form (and its draft), the player is told why.
   function refused(status, body, typed) {
     const message = body.detail || (body.errors && body.errors[0] && body.errors[0].message) || "";
+    const question = (body.errors || []).find((e) => e.code === "empty_round");
+    if (status === 400 && question) { clearNotice(); ask(question.message); return; }
     if (status === 400 || status === 422) { showErrors(body.errors || [{ path: "", message }]); return; }
     if (status === 409 || status === 412) {
       notice(gettext("Another phone changed the sheet meanwhile. Your entry is kept: see the sheet as it is now, check, then save."),
@@ -622,7 +591,8 @@ window.NumTable = (() => {
       if (deal) deal.textContent = hidden.value ? interpolate(ngettext("🃏 %(n)s card per player", "🃏 %(n)s cards per player", Number(hidden.value)), { n: hidden.value }, true) : gettext("🃏 cards dealt: as the game's schedule says");
     }
     if (known && nextRound && nextRound.players && q("fieldset.hand", form)) {
-      qq("fieldset.hand", form).forEach((hand) => { hand.hidden = !nextRound.players.includes(hand.dataset.name); });
+      // A hand not at the next round's table is not sent with it (disabled fields are not posted).
+      qq("fieldset.hand", form).forEach((hand) => { hand.hidden = !nextRound.players.includes(hand.dataset.name); hand.disabled = hand.hidden; });
     }
     const d = loadDraft(number);
     writeFields(d ? { ...initial, ...d.fields } : initial);
@@ -651,10 +621,15 @@ window.NumTable = (() => {
       notice(interpolate(gettext("Save or clear the entry being typed first, then load the refused %(noun)s."), { noun: noun() }, true));
       return;
     }
+    if (!entry.body.form) {
+      // Kept by an older page as a round, not as its form: it can only be discarded.
+      notice(entry.error && entry.error.message ? entry.error.message : gettext("Refused by the server."));
+      return;
+    }
     await Outbox.remove(entry.key);
     await closeGap(entry);
     await showOutbox();
-    writeFields(fieldsOfRound(entry.body));
+    writeFields(fieldsOfForm(entry.body.form));
     saveDraft();
     const section = q("#entry");
     if (section) section.scrollIntoView({ block: "start" });

@@ -59,7 +59,8 @@ def _asks(count):
     def asks(request):
         if "/score/" not in request.url or not request.post_data:
             return False
-        return json.loads(request.post_data)["rounds"][0]["entries"]["Léa"].get("numeric") == count
+        # The preview sends the form's fields (Léa is seat 0), for the engine to read.
+        return json.loads(request.post_data)["rounds"][0]["form"].get("numeric-0") == str(count)
 
     return asks
 

@@ -191,7 +191,10 @@ def test_the_logout_page_names_a_coop_sessions_waiting_games_with_its_own_word(n
     page.goto("/accounts/logout/")
     warning = page.locator("#pending-rounds")
     expect(warning).to_contain_text("2 parties enregistrées sans réseau ne sont pas encore sur le serveur")
-    expect(warning.locator("li")).to_have_text(["Partie 1 : en attente de réseau", "Partie 2 : en attente de réseau"])
+    # Each game is named with the table's players (the sheet's, kept with the round).
+    expect(warning.locator("li")).to_have_text(
+        ["Partie 1 — Léa, Tomasz : en attente de réseau", "Partie 2 — Léa, Tomasz : en attente de réseau"]
+    )
     page.get_by_role("button", name="Se déconnecter").click()
     expect(page.locator("#pending-state")).to_have_text("Envoyez ou abandonnez d'abord les parties en attente.")
     page.get_by_role("button", name="Les abandonner (effacées de ce téléphone)").click()
