@@ -37,6 +37,7 @@ SHELL = [
     "css/nojs.css",
     "js/words.js",
     "js/app.js",
+    "js/page.js",
     "js/device.js",
     "js/table.js",
     "js/phones.js",

@@ -65,7 +65,7 @@ def get(port: int, path: str, **headers) -> http.client.HTTPResponse:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
     conn.request("GET", path, headers={"Host": "127.0.0.1", **headers})
     response = conn.getresponse()
-    response.read()
+    response.body = response.read()
     conn.close()
     return response
 
@@ -150,3 +150,11 @@ def test_the_web_line_serves_https_behind_the_balancer_and_only_on_loopback(web)
     name = next(hashed for source, hashed in manifest.items() if source.endswith(".css"))
     static = get(port, f"/static/{name}", **{"X-Forwarded-Proto": "https"})
     assert static.status == 200 and "css" in static.getheader("Content-Type")
+    # The scripts are ES modules: each import names the hashed file, which the app serves.
+    table = get(port, "/static/" + manifest["js/table.js"], **{"X-Forwarded-Proto": "https"}).body.decode()
+    imported = re.findall(r'from "\./([^"]+)"', table)
+    assert sorted(imported) == sorted(
+        manifest[f"js/{n}.js"].removeprefix("js/") for n in ("app", "device", "engine", "live", "words")
+    )
+    for module in imported:
+        assert get(port, f"/static/js/{module}", **{"X-Forwarded-Proto": "https"}).status == 200

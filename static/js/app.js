@@ -1,8 +1,17 @@
-// Num scores: the small bits of behaviour the pages need. No framework, no inline script.
-"use strict";
+// Num scores: the small bits of behaviour the pages need. No framework, no inline script, no
+// build step: each script is an ES module that imports what it uses from the others (nothing
+// is shared through `window`). The sheet pages' own parts (table.js, phones.js, referee.js,
+// engine.js) join this page's set-up when their page loads them (`join`).
+import { NumDevice } from "./device.js";
+import { NumLive } from "./live.js";
+import { NumWords } from "./words.js";
 
-const $ = (sel, root = document) => root.querySelector(sel);
-const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+// The parts of the page that its own modules bring: {table, phones, referee, engine}.
+const parts = {};
+export function join(name, part) { parts[name] = part; }
 // Words are said with Django's JavaScript catalogue (gettext, ngettext, interpolate), loaded
 // first on every page in the page's language (base.html; French in locale/fr/LC_MESSAGES/djangojs.po).
 
@@ -14,7 +23,7 @@ function setUpNewSheet(form) {
   // The names this browser's identity typed (static/js/device.js); an array is from before identities.
   let kept = null;
   try { kept = JSON.parse(localStorage.getItem("num.names") || "null"); } catch (e) { kept = null; }
-  const known = Array.isArray(kept) ? kept : kept && window.NumDevice.mine(kept) && Array.isArray(kept.names) ? kept.names : [];
+  const known = Array.isArray(kept) ? kept : kept && NumDevice.mine(kept) && Array.isArray(kept.names) ? kept.names : [];
   const list = $("#known-names");
   // « Mes joueurs » come with the page (an account's); the names typed on this device are added, once each.
   const offered = new Set($$("option", list).map((o) => o.value));
@@ -52,7 +61,7 @@ function setUpNewSheet(form) {
   });
   form.addEventListener("submit", () => {
     const names = rows.map((r) => $("input", r).value.trim()).filter(Boolean);
-    try { localStorage.setItem("num.names", JSON.stringify(window.NumDevice.tagged({ names }))); } catch (e) { /* not kept */ }
+    try { localStorage.setItem("num.names", JSON.stringify(NumDevice.tagged({ names }))); } catch (e) { /* not kept */ }
   });
 }
 
@@ -63,7 +72,7 @@ const pointsSaid = (n) => `= ${NumWords.number(n)} ${NumWords.plural(n, "pt", "p
 // out of them: the engine does (scoring/games/form.py), on the server or in this page, so a
 // round is read one way, and a value typed for a round is only ever that round's.
 const NOT_ENTERED = new Set(["csrfmiddlewaretoken", "number", "version"]);
-function formFields(form, submitter) {
+export function formFields(form, submitter) {
   const out = {};
   for (const [name, value] of new FormData(form, submitter || undefined)) {
     if (!NOT_ENTERED.has(name) && typeof value === "string") out[name] = value;
@@ -101,7 +110,7 @@ function cardNames(game) {
   };
 }
 
-function setUpPicker(form) {
+export function setUpPicker(form) {
   const game = JSON.parse(form.dataset.game);
   const names = cardNames(game);
   // Anything that changes the picks tells the form (the draft keeps them as typed).
@@ -269,7 +278,7 @@ function setUpPicker(form) {
 
 // The counts' live preview: "= n pts" per player, as the engine scores the round (in the page
 // when it is loaded, else by the API), or the engine's own words about what is wrong.
-function setUpCounts(form) {
+export function setUpCounts(form) {
   const game = JSON.parse(form.dataset.game);
   const rows = $$("fieldset.count-row", form);
   let timer = null;
@@ -314,7 +323,7 @@ function newestOnly(ask) {
 
 // Score without saving: in the page when the Python engine is loaded (engine.js), else by the API.
 async function scoreRounds(slug, players, options, rounds) {
-  const engine = window.NumEngine;
+  const engine = parts.engine;
   const lang = document.documentElement.lang;
   if (engine && engine.isReady()) {
     try {
@@ -340,7 +349,7 @@ function previewOptions(game, players) {
 }
 
 // +/− steppers and the Num King tricks check (cards dealt unknown: no check).
-function setUpSteppers(root) {
+export function setUpSteppers(root) {
   $$(".stepper", root).forEach((st) => {
     const input = $("input", st);
     $$(".step", st).forEach((b) => b.addEventListener("click", () => {
@@ -374,7 +383,7 @@ function setUpSteppers(root) {
 // Share-link page: the board follows the sheet (static/js/live.js); each newer version is fetched once.
 function setUpWatch(root) {
   const link = location.pathname.match(/^\/w\/([^/]+)\/([^/]+)\//);
-  if (!link || !window.NumLive) return;
+  if (!link) return;
   const url = root.dataset.url;
   const version = () => $("#board", root).dataset.version;
   async function fetchBoard() {
@@ -432,13 +441,13 @@ async function copyText(text) {
 
 // What a page's main part needs once it is shown (on load, and after it was swapped
 // for a fresh copy of the sheet).
-function setUpMain(root) {
+export function setUpMain(root) {
   const newSheet = $("#new-sheet", root);
   if (newSheet) setUpNewSheet(newSheet);
   const roundForm = $("#round-form", root);
   if (roundForm) {
     // Drafts are restored into the fields before the picker reads them (table.js).
-    const table = window.NumTable ? window.NumTable.beforeForm(roundForm) : null;
+    const table = parts.table ? parts.table.beforeForm(roundForm) : null;
     const picker = $("fieldset.hand", roundForm) ? setUpPicker(roundForm) : $(".counts", roundForm) ? setUpCounts(roundForm) : null;
     setUpSteppers(roundForm);
     if (table) table.afterForm(picker);
@@ -447,23 +456,7 @@ function setUpMain(root) {
   if (watch) setUpWatch(watch);
   $$(".share-url", root).forEach((i) => i.addEventListener("focus", () => i.select()));
   setUpShareButtons(root);
-  if (window.NumTable) window.NumTable.setUpPage(root);
-  if (window.NumPhones) window.NumPhones.setUpPage(root);
-  if (window.NumReferee) window.NumReferee.setUp(root);
+  if (parts.table) parts.table.setUpPage(root);
+  if (parts.phones) parts.phones.setUpPage(root);
+  if (parts.referee) parts.referee.setUp(root);
 }
-
-document.documentElement.classList.add("js");
-
-document.addEventListener("DOMContentLoaded", () => {
-  setUpMain(document);
-  // A tap outside an open detail pop-up closes it.
-  document.addEventListener("click", (ev) => {
-    $$("details.cell[open]").forEach((d) => { if (!d.contains(ev.target)) d.open = false; });
-  });
-  // Close other open detail pop-ups when one opens.
-  document.addEventListener("toggle", (ev) => {
-    if (ev.target.matches && ev.target.matches("details.cell") && ev.target.open) {
-      $$("details.cell[open]").forEach((d) => { if (d !== ev.target) d.open = false; });
-    }
-  }, true);
-});

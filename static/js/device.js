@@ -6,12 +6,12 @@
 // deletion the next page names the identities that ended (<meta name="num-forget">), and what
 // they kept is deleted. Before that, the logout and deletion pages say which rounds still wait
 // (forms marked data-leaving) and let the person send them or discard them.
-"use strict";
+import { NumWords } from "./words.js";
 
-window.NumDevice = (() => {
+export const NumDevice = (() => {
   const meta = (name) => { const m = document.querySelector(`meta[name="${name}"]`); return m ? m.content.split(" ").filter(Boolean) : []; };
   const ids = meta("num-device");
-  const { plural } = window.NumWords; // loaded first on every page (base.html)
+  const { plural } = NumWords;
   const capital = (word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
 
   // Kept before identities were (no tag): whoever reads it first takes it, as then. Kept by a
@@ -147,7 +147,8 @@ window.NumDevice = (() => {
     send.addEventListener("click", async () => {
       send.disabled = true;
       try {
-        if (window.NumTable) await window.NumTable.flushNow();
+        // The outbox is sent by the page's table.js (sendWith), which the leaving pages load.
+        if (sender) await sender();
         left = await outbox.all();
       } finally { send.disabled = false; }
       const waiting = left.filter((e) => e.state !== "refused").length;
@@ -178,5 +179,9 @@ window.NumDevice = (() => {
     document.querySelectorAll("form[data-leaving]").forEach(guard);
   });
 
-  return { ids, id: ids[0] || "", mine, tagged, outbox };
+  // Whoever sends the outbox (table.js) says how: the leaving pages' "send" button calls it.
+  let sender = null;
+  const sendWith = (send) => { sender = send; };
+
+  return { ids, id: ids[0] || "", mine, tagged, outbox, sendWith };
 })();

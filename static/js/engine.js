@@ -1,7 +1,7 @@
-// window.NumEngine: the server's scoring engines, run in this page by Pyodide in a worker
+// NumEngine: the server's scoring engines, run in this page by Pyodide in a worker
 // (engine-worker.js), so that a round is scored without network. Loaded on the sheet pages
 // after app.js; the runtime (several MB) is fetched only once the page has loaded and is idle,
-// and the service worker keeps it. Code that wants the engine checks NumEngine.isReady().
+// and the service worker keeps it. Code that wants the engine imports NumEngine and checks isReady().
 //
 //   NumEngine.ready       Promise<boolean>: true once it can score, false if it could not load
 //   NumEngine.isReady()   boolean
@@ -12,10 +12,11 @@
 //       the trick referee (Num King): resolves with what POST /api/v1/games/{slug}/trick/
 //       answers with 200 ({winner, leads_next, active, cancelled, valid, details}), or
 //       rejects like score (`.status` 400 with `.errors`, 404 for a game without a referee).
-"use strict";
+// The page that may load it says where from: the data-* of its script tag (sheet.html, seat.html, edit.html).
+import { join } from "./app.js";
 
-(() => {
-  const script = document.currentScript;
+export const NumEngine = (() => {
+  const script = document.querySelector("script[data-bundle]");
   let resolveReady;
   let loaded = false;
   let worker = null;
@@ -97,9 +98,9 @@
   const trick = (slug, players, options, plays, played, lang) =>
     call("trick", slug, { players, options, plays, played }, lang);
 
-  window.NumEngine = { ready, isReady: () => loaded, score, trick };
-
   const idle = () => (window.requestIdleCallback ? requestIdleCallback(start, { timeout: 3000 }) : setTimeout(start, 200));
   if (document.readyState === "complete") idle();
   else window.addEventListener("load", idle, { once: true });
+  return { ready, isReady: () => loaded, score, trick };
 })();
+join("engine", NumEngine);

@@ -1,10 +1,9 @@
 // The live table: every phone of a sheet follows its committed state, pushed by the server
 // (Server-Sent Events, GET /api/v1/sheets/<id>/events/), and shows it without a reload.
 // A phone whose browser cannot hold the stream, or that the server turns away, asks now and
-// then instead. Loaded after app.js. docs/api.md, "The live table".
-"use strict";
+// then instead. docs/api.md, "The live table".
 
-window.NumLive = (() => {
+export const NumLive = (() => {
   const POLL_MS = 3000;
   const RETRY_STREAM_MS = 30000;
   // A person typing is never interrupted: a change waits until they pause this long.
@@ -12,6 +11,9 @@ window.NumLive = (() => {
 
   let current = null; // the one followed sheet: {url, version, onChange, poll, source, timer}
   let lastTyping = 0;
+  // What this phone is writing itself (its own answer shows the sheet as it then is): a newer
+  // version waits for it. The parts that write register here (table.js, referee.js).
+  const writers = [];
 
   document.addEventListener("input", (ev) => { if (ev.isTrusted) lastTyping = Date.now(); }, true);
 
@@ -93,7 +95,7 @@ window.NumLive = (() => {
     // The page may have moved on meanwhile (its own write shown it): nothing older is shown again.
     if (me.pending && !(me.pending.version > me.version)) me.pending = null;
     if (!me.pending || me !== current) return;
-    if (typing() || me.busy || (window.NumTable && window.NumTable.writing()) || (window.NumReferee && window.NumReferee.writing())) {
+    if (typing() || me.busy || writers.some((writing) => writing())) {
       me.waiting = setTimeout(() => apply(me), 400);
       return;
     }
@@ -135,5 +137,7 @@ window.NumLive = (() => {
     // The version this page now shows (a write of its own moved it forward).
     shown(version) { if (current) current.version = Math.max(current.version, Number(version) || 0); },
     typing,
+    // `writing()`: whether this part of the page is writing to the sheet now.
+    writer(writing) { writers.push(writing); },
   };
 })();

@@ -1,8 +1,11 @@
 // The round in progress, shared by the table's phones: a player's own entry form, and the
-// sheet's phone seeing the entries arrive. Loaded after app.js (its $, $$, say, setUpPicker).
-"use strict";
+// sheet's phone seeing the entries arrive.
+import { $, $$, formFields, join, setUpCounts, setUpMain, setUpPicker, setUpSteppers } from "./app.js";
+import { NumLive } from "./live.js";
+import { NumTable } from "./table.js";
+import { NumWords } from "./words.js";
 
-(() => {
+export const NumPhones = (() => {
   const sheetId = () => (location.pathname.match(/^\/(?:sheets|p)\/([^/]+)\//) || [])[1];
   const csrf = (form) => ($("input[name=csrfmiddlewaretoken]", form) || {}).value || "";
   const lang = document.documentElement.lang;
@@ -109,7 +112,7 @@
     $$(".seat-url", root).forEach((i) => i.addEventListener("focus", () => i.select()));
     const board = $("#board", document);
     const id = sheetId();
-    if (!board || !id || !window.NumLive || !window.NumTable || !$("#sheet-data")) return;
+    if (!board || !id || !$("#sheet-data")) return;
     NumLive.follow({
       url: `/api/v1/sheets/${id}/events/`,
       version: board.dataset.version,
@@ -130,7 +133,7 @@
     const board = $("#board", document);
     const id = sheetId();
     const token = location.pathname.replace(/\/$/, "").split("/").pop();
-    if (!board || !id || !window.NumLive) return;
+    if (!board || !id) return;
     NumLive.follow({
       url: `/api/v1/sheets/${id}/events/?seat=${encodeURIComponent(token)}`,
       version: board.dataset.version,
@@ -195,6 +198,7 @@
     else setUpSheetPage(root);
   }
   // The page shown afresh as the server now has it: a player's own phone, or the sheet's (table.js).
-  const refresh = () => (location.pathname.startsWith("/p/") ? refreshSeat() : window.NumTable.refreshLive());
-  window.NumPhones = { setUpPage, refresh };
+  const refresh = () => (location.pathname.startsWith("/p/") ? refreshSeat() : NumTable.refreshLive());
+  return { setUpPage, refresh };
 })();
+join("phones", NumPhones);

@@ -1,7 +1,5 @@
 // Num scores as an installable app: registers the service worker (static/js/sw.js, served at
 // /sw.js) once the page has loaded, so that it never competes with the page's own requests.
-"use strict";
-
 if ("serviceWorker" in navigator) {
   const sw = navigator.serviceWorker;
   // Whether this page's own request went through the worker. A page that loaded before the

@@ -4,11 +4,15 @@
 // /api/v1/games/numking/trick/) and stores it in the round in progress (one PUT
 // /api/v1/sheets/{id}/draft/tricks/{n}/ with If-Match, with the seat's token on a player's phone),
 // which every phone then shows. A trick being tapped stays on this phone (localStorage) until it is
-// whole and stored. Loaded after app.js ($, $$, say) and phones.js (the page shown afresh).
+// whole and stored.
 // docs/api.md, « Num King's hand ».
-"use strict";
+import { $, $$, join } from "./app.js";
+import { NumDevice } from "./device.js";
+import { NumEngine } from "./engine.js";
+import { NumLive } from "./live.js";
+import { NumPhones } from "./phones.js";
 
-window.NumReferee = (() => {
+export const NumReferee = (() => {
   const PREFIX = "num.referee.";
   let sending = false;
   let told = ""; // what the page said before it was shown afresh (another phone's write): said again there
@@ -23,7 +27,7 @@ window.NumReferee = (() => {
     return { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": document.documentElement.lang, "X-CSRFToken": csrf(), ...extra };
   }
   // The page as the server now has it: the sheet's phone's or the player's own (phones.js).
-  const refreshPage = () => window.NumPhones.refresh();
+  const refreshPage = () => NumPhones.refresh();
 
   // What this phone keeps of a sheet's rounds that are over: nothing.
   function sweep(sheetId, number) {
@@ -66,8 +70,8 @@ window.NumReferee = (() => {
     let state = {};
     // Only a trick this browser's identity tapped is taken back (static/js/device.js).
     try { state = JSON.parse(localStorage.getItem(storeKey) || "null") || {}; } catch (e) { state = {}; }
-    if (!window.NumDevice.mine(state)) state = {};
-    const save = () => { try { localStorage.setItem(storeKey, JSON.stringify(window.NumDevice.tagged(state))); } catch (e) { /* kept on screen */ } };
+    if (!NumDevice.mine(state)) state = {};
+    const save = () => { try { localStorage.setItem(storeKey, JSON.stringify(NumDevice.tagged(state))); } catch (e) { /* kept on screen */ } };
 
     const stored = () => (data.fields && Array.isArray(data.fields.tricks_played) ? data.fields.tricks_played : []);
     const editing = () => Number.isInteger(state.editing) && state.editing < stored().length;
@@ -189,7 +193,7 @@ window.NumReferee = (() => {
     }
 
     async function resolveTrick(plays, played) {
-      const engine = window.NumEngine;
+      const engine = NumEngine;
       const lang = document.documentElement.lang;
       if (engine && engine.isReady && engine.isReady()) {
         try {
@@ -269,7 +273,7 @@ window.NumReferee = (() => {
           // The result on screen is this trick's until another phone writes (the page then shows theirs).
           state = { open: true, leader: state.leader, last: { ...state.last, version: body.version } };
           save();
-          if (window.NumLive) window.NumLive.shown(body.version);
+          if (NumLive) NumLive.shown(body.version);
           await refreshPage();
           return;
         }
@@ -325,9 +329,9 @@ window.NumReferee = (() => {
     else if (state.pending) waitNetwork();
   }
 
-  return {
-    setUp,
-    // This phone is storing a trick: its own answer will show the sheet as it then is.
-    writing: () => sending,
-  };
+  // This phone is storing a trick: its own answer will show the sheet as it then is.
+  NumLive.writer(() => sending);
+
+  return { setUp };
 })();
+join("referee", NumReferee);

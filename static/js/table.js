@@ -2,14 +2,18 @@
 // rounds saved through the API without a history entry, an outbox of rounds waiting for
 // the network (IndexedDB), the undo toast. See docs/offline.md. No inline script: the
 // page's data comes in a JSON block (#sheet-data).
-"use strict";
+import { formFields, join, setUpMain } from "./app.js";
+import { NumDevice } from "./device.js";
+import { NumEngine } from "./engine.js";
+import { NumLive } from "./live.js";
+import { NumWords } from "./words.js";
 
-window.NumTable = (() => {
+export const NumTable = (() => {
   const q = (sel, root = document) => root.querySelector(sel);
   const qq = (sel, root = document) => Array.from(root.querySelectorAll(sel));
   // Counts, numbers and the game's own noun of a row (« manche », « partie »): static/js/words.js.
-  const { plural, number } = window.NumWords;
-  const noun = () => window.NumWords.noun().one;
+  const { plural, number } = NumWords;
+  const noun = () => NumWords.noun().one;
 
   const DRAFT_PREFIX = "num.draft.";
   const DRAFT_DAYS = 30;
@@ -98,12 +102,12 @@ window.NumTable = (() => {
   function loadDraft(number) {
     try {
       const d = JSON.parse(localStorage.getItem(draftKey(number)) || "null");
-      return d && d.base === draftBase() && window.NumDevice.mine(d) ? d : null;
+      return d && d.base === draftBase() && NumDevice.mine(d) ? d : null;
     } catch (e) { return null; }
   }
   // A draft is this browser's identity's (device.js): another person's is never put back.
   function storeDraft(d, number) {
-    try { localStorage.setItem(draftKey(number), JSON.stringify(window.NumDevice.tagged(d))); } catch (e) { /* storage full or off: the form still holds it */ }
+    try { localStorage.setItem(draftKey(number), JSON.stringify(NumDevice.tagged(d))); } catch (e) { /* storage full or off: the form still holds it */ }
   }
   function dropDraft(number) { try { localStorage.removeItem(draftKey(number)); } catch (e) { /* nothing kept */ } }
 
@@ -143,7 +147,7 @@ window.NumTable = (() => {
 
   // ---- the outbox (static/js/device.js): this browser's identities' rounds only ----------
 
-  const Outbox = window.NumDevice.outbox;
+  const Outbox = NumDevice.outbox;
 
   const waiting = (e) => e.state !== "refused";
   async function mine() { return data ? (await Outbox.all()).filter((e) => e.sheet === data.id) : []; }
@@ -209,7 +213,7 @@ window.NumTable = (() => {
       }
     } else if (typedNames.length && formNumber() !== before.number) {
       liveNote(interpolate(gettext("%(row)s was saved on another phone: what you entered here for it is not counted."),
-        { row: window.NumWords.row(before.number), noun: noun(), number: before.number }, true));
+        { row: NumWords.row(before.number), noun: noun(), number: before.number }, true));
     }
   }
   function liveNote(text) {
@@ -368,7 +372,7 @@ window.NumTable = (() => {
     const number = formNumber();
     // `noun`: the game's word for a row, for the pages that list the rounds waiting (static/js/device.js).
     // `players`: the sheet's, to name the round on the pages that list what waits (static/js/device.js).
-    const entry = { key: draft.key, sheet: data.id, number, noun: window.NumWords.noun(), players: data.players, body: round, created_at: Date.now(), state: "waiting", error: null };
+    const entry = { key: draft.key, sheet: data.id, number, noun: NumWords.noun(), players: data.players, body: round, created_at: Date.now(), state: "waiting", error: null };
     // Rounds already waiting go first: this one waits behind them.
     if (!navigator.onLine || (await mine()).some(waiting)) { await queue(entry); return; }
     let resp;
@@ -393,7 +397,7 @@ window.NumTable = (() => {
     if (resp.ok) {
       dropDraft();
       // Said on the sheet once it is shown (the page replaces this one: no history entry).
-      try { sessionStorage.setItem("num.flash", interpolate(gettext("%(row)s saved."), { row: window.NumWords.row(data.editing) }, true)); } catch (e) { /* not said */ }
+      try { sessionStorage.setItem("num.flash", interpolate(gettext("%(row)s saved."), { row: NumWords.row(data.editing) }, true)); } catch (e) { /* not said */ }
       location.replace(`${data.urls.page}#totals`);
       return;
     }
@@ -452,8 +456,8 @@ window.NumTable = (() => {
 
   async function score(entries) {
     const basis = JSON.stringify([data.version, entries.map((e) => [e.key, e.number])]);
-    const engine = window.NumEngine;
-    if (!engine || !engine.isReady || !engine.isReady()) return keptScore(basis);
+    const engine = NumEngine;
+    if (!engine.isReady()) return keptScore(basis);
     try {
       const result = await engine.score(data.game, data.players, data.options, [...data.rounds, ...entries.map((e) => e.body)], data.lang);
       keepScore(basis, result);
@@ -555,9 +559,9 @@ window.NumTable = (() => {
       note.hidden = !entries.length;
       const refusedCount = entries.length - wait.length;
       note.textContent = !entries.length ? "" : [
-        wait.length ? interpolate(gettext("⏳ %(rows)s waiting for the network: sent as soon as it is back."), { rows: window.NumWords.rows(wait.length) }, true) : "",
+        wait.length ? interpolate(gettext("⏳ %(rows)s waiting for the network: sent as soon as it is back."), { rows: NumWords.rows(wait.length) }, true) : "",
         refusedCount ? interpolate(ngettext("⚠ %(rows)s refused: load it back or discard it.", "⚠ %(rows)s refused: load them back or discard them.", refusedCount),
-          { rows: window.NumWords.rows(refusedCount) }, true) : "",
+          { rows: NumWords.rows(refusedCount) }, true) : "",
       ].filter(Boolean).join(" ");
     }
     if (form && document.contains(form)) {
@@ -577,7 +581,7 @@ window.NumTable = (() => {
       // As the page's title says it (_round_title.html): "Manche 3/12 · 3 cartes".
       const of = data.schedule && data.schedule.rounds ? `/${data.schedule.rounds}` : "";
       const dealt = known && nextRound && nextRound.cards ? nextRound.cards : null;
-      title.textContent = `${window.NumWords.row(number)}${of}${dealt ? ` · ${interpolate(ngettext("%(n)s card", "%(n)s cards", dealt), { n: dealt }, true)}` : ""}`;
+      title.textContent = `${NumWords.row(number)}${of}${dealt ? ` · ${interpolate(ngettext("%(n)s card", "%(n)s cards", dealt), { n: dealt }, true)}` : ""}`;
     }
     const box = q(".bidtricks", form);
     if (box) {
@@ -633,7 +637,7 @@ window.NumTable = (() => {
     saveDraft();
     const section = q("#entry");
     if (section) section.scrollIntoView({ block: "start" });
-    notice(entry.error && entry.error.message ? entry.error.message : interpolate(gettext("%(noun)s loaded into the entry."), { noun: window.NumWords.capital() }, true));
+    notice(entry.error && entry.error.message ? entry.error.message : interpolate(gettext("%(noun)s loaded into the entry."), { noun: NumWords.capital() }, true));
     flush();
   }
 
@@ -730,6 +734,11 @@ window.NumTable = (() => {
 
   // ---- set-up -------------------------------------------------------------------------
 
+  // This phone is writing to the sheet: its own answer will show the sheet as it then is.
+  const writing = () => busy || sending || inPlace > 0;
+  NumLive.writer(writing);
+  NumDevice.sendWith(() => flush());
+
   return {
     // Before the picker reads the fields: remember what the server rendered, put the draft back.
     beforeForm(f) {
@@ -802,17 +811,17 @@ window.NumTable = (() => {
       if (data && !data.editing) {
         showOutbox().then(flush);
         // The in-page engine may come later: then the waiting rounds get their points.
-        if (window.NumEngine && window.NumEngine.ready) window.NumEngine.ready.then((ok) => { if (ok) showOutbox(); }, () => {});
+        NumEngine.ready.then((ok) => { if (ok) showOutbox(); }, () => {});
       } else flush();
     },
     flushNow: () => flush(),
     refreshLive,
-    // This phone is writing to the sheet: its own answer will show the sheet as it then is.
-    writing: () => busy || sending || inPlace > 0,
+    writing,
   };
 })();
+join("table", NumTable);
 
-window.addEventListener("online", () => { if (window.NumTable) window.NumTable.flushNow(); });
+window.addEventListener("online", () => { NumTable.flushNow(); });
 window.addEventListener("pageshow", (ev) => {
   // A sheet page brought back from the back/forward cache may be stale.
   if (ev.persisted && document.querySelector("#sheet-data")) location.reload();

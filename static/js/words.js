@@ -7,11 +7,11 @@
 //   NumWords.rows(n)      "3 manches", "1 partie": the game's own noun of a sheet's row,
 //   NumWords.row(n)       "Manche 4", "Partie 4"   as its engine names it (#board's data-row-*)
 //   NumWords.capital()    "Manche", "Partie"
-// Loaded first on every page (base.html), after the JavaScript catalogue it reads (gettext,
-// pluralidx); tests/e2e/test_game_words.py checks it against Django.
-"use strict";
+// An ES module, like every script of the pages (they share nothing but what they import); it
+// reads the JavaScript catalogue (gettext, pluralidx: the page loads it first, base.html).
+// tests/e2e/test_game_words.py checks it against Django.
 
-window.NumWords = (() => {
+export const NumWords = (() => {
   const plural = (n, one, other) => (window.pluralidx(Math.abs(n)) ? other : one);
   const number = (n) => (typeof n !== "number" || Number.isNaN(n) ? "" : n < 0 ? `\u2212${-n}` : String(n));
   const signed = (n) => (n > 0 ? `+${n}` : number(n));

@@ -155,6 +155,15 @@ def shot(page, name: str) -> Path:
     return path
 
 
+def module(name: str) -> str:
+    """Return a JavaScript expression (to await) for the page's own instance of static/js/<name>.js.
+
+    The scripts are ES modules that share nothing through `window`: a test imports the module
+    from the URL the page's scripts import it from, and gets the same instance.
+    """
+    return f"(await import(new URL('{name}.js', document.querySelector(\"script[src*='/js/']\").src)))"
+
+
 def new_sheet(page, slug: str, players: list[str], options: dict | None = None, screenshot: str = "") -> str:
     """Fill the new-sheet form like a user (revealing name fields as needed); return the sheet id."""
     from playwright.sync_api import expect

@@ -10,7 +10,7 @@ from django.utils import translation
 from django.utils.translation import ngettext
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import new_sheet, submit
+from tests.e2e.conftest import module, new_sheet, submit
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,9 +21,9 @@ def test_the_scripts_count_and_sign_as_the_pages_do(phone, lang):
     page.goto("/")
     page.context.add_cookies([{"name": "django_language", "value": lang, "url": page.url}])
     page.reload()
-    page.wait_for_function("() => window.NumWords !== undefined")
     said = page.evaluate(
-        "() => [0, 1, 2].map((n) => NumWords.plural(n, 'one', 'other')).concat([NumWords.number(-3), NumWords.signed(4)])"
+        f"async () => {{ const {{ NumWords }} = {module('words')};"
+        " return [0, 1, 2].map((n) => NumWords.plural(n, 'one', 'other')).concat([NumWords.number(-3), NumWords.signed(4)]); }"
     )
     with translation.override(lang):
         # A message of the catalogue: the form Django picks for each count.

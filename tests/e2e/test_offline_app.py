@@ -7,7 +7,18 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, NO_WORKER, PHONE, new_sheet, shot, submit, totals, wait_until
+from tests.e2e.conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    NO_WORKER,
+    PHONE,
+    module,
+    new_sheet,
+    shot,
+    submit,
+    totals,
+    wait_until,
+)
 from web.middleware import CSP, WORKER_CSP
 
 pytestmark = [pytest.mark.browser, pytest.mark.engine, pytest.mark.django_db(transaction=True)]
@@ -168,13 +179,18 @@ REFUSED = [
     ("coop", ["A"], {"expert": "yes"}, [{"placed": -1}]),
 ]
 
-IN_PAGE = """async ([slug, players, options, rounds, lang]) => {
+IN_PAGE = (
+    """async ([slug, players, options, rounds, lang]) => {
   try {
-    return { status: 200, body: await window.NumEngine.score(slug, players, options, rounds, lang) };
+    const { NumEngine } = """
+    + module("engine")
+    + """;
+    return { status: 200, body: await NumEngine.score(slug, players, options, rounds, lang) };
   } catch (e) {
     return { status: e.status || 0, errors: e.errors || null, detail: e.message };
   }
 }"""
+)
 
 
 def api(slug, players, options, rounds, lang):
@@ -186,9 +202,8 @@ def api(slug, players, options, rounds, lang):
 
 def engine_ready(page):
     """Return what NumEngine.ready resolves with (or "timeout")."""
-    page.wait_for_function("() => window.NumEngine !== undefined")
     return page.evaluate(
-        "ms => Promise.race([window.NumEngine.ready, new Promise((r) => setTimeout(() => r('timeout'), ms))])",
+        f"async (ms) => Promise.race([{module('engine')}.NumEngine.ready, new Promise((r) => setTimeout(() => r('timeout'), ms))])",
         ENGINE_TIMEOUT_MS,
     )
 
@@ -238,7 +253,7 @@ def open_sheet(page) -> str:
 def test_it_scores_every_game_in_the_page_as_the_api_does(phone):
     page = phone
     open_sheet(page)
-    assert page.evaluate("window.NumEngine.isReady()") is True
+    assert page.evaluate(f"async () => {module('engine')}.NumEngine.isReady()") is True
     compared = 0
     for lang in ("fr", "en"):
         for slug, players, options, rounds in CASES:
@@ -276,13 +291,18 @@ TRICKS = [
     ("numx", ["A", "B"], {}, [R9, S4], None),  # 404: no referee
 ]
 
-IN_PAGE_TRICK = """async ([slug, players, options, plays, played, lang]) => {
+IN_PAGE_TRICK = (
+    """async ([slug, players, options, plays, played, lang]) => {
   try {
-    return { status: 200, body: await window.NumEngine.trick(slug, players, options, plays, played, lang) };
+    const { NumEngine } = """
+    + module("engine")
+    + """;
+    return { status: 200, body: await NumEngine.trick(slug, players, options, plays, played, lang) };
   } catch (e) {
     return { status: e.status || 0, errors: e.errors || null, detail: e.message };
   }
 }"""
+)
 
 
 def test_it_resolves_tricks_in_the_page_as_the_api_does(phone):
@@ -345,7 +365,7 @@ def test_it_loads_the_engine_only_where_its_worker_may_compile_webassembly(brows
         page.route("**/static/js/engine-worker.js", with_policy)
         new_sheet(page, "numx", ["Elya", "Sasha"])
         assert engine_ready(page) is ready
-        assert page.evaluate("window.NumEngine.isReady()") is ready
+        assert page.evaluate(f"async () => {module('engine')}.NumEngine.isReady()") is ready
         # Without the engine the preview asks the server, as before.
         elya = page.locator("fieldset.hand[data-name='Elya']")
         elya.locator(".colour[data-kind='red']").click()

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from scoring import services, tokens
 from scoring.games import GAMES
 from scoring.models import Sheet
-from tests.e2e.conftest import new_sheet, shot, submit, totals
+from tests.e2e.conftest import module, new_sheet, shot, submit, totals
 from tests.e2e.test_live_table import PHONE, TABLE, mark, not_reloaded, seat_links
 from tests.games.test_numking_tricks_played import BIDS as BID_ENTRIES
 from tests.games.test_numking_tricks_played import HAND
@@ -163,7 +163,7 @@ def test_a_trick_is_reopened_and_corrected_and_a_stale_page_never_overwrites_ano
     expect(creator.locator("#referee-title")).to_contain_text("Pli 3 / 3 · David mène")
 
     # This page stops following the sheet; meanwhile Bruno changes his bid from his phone.
-    creator.evaluate("window.NumLive.stop()")
+    creator.evaluate(f"async () => {module('live')}.NumLive.stop()")
     services.draft_entry_put(sheet=Sheet.objects.get(pk=sheet_id), player="Bruno", entry={"bid": 1})
     # Trick 3 is stored all the same (412, read again, sent again): Bruno's bid stays as he sent it.
     card(creator, "numx").click()
@@ -293,7 +293,7 @@ def test_two_players_phones_tapping_the_same_trick_store_it_once(small_phone):
         phone.locator("#referee summary").click()
         expect(phone.locator("#referee-title")).to_contain_text("Pli 2 / 3 · Léa mène")
     # Léa's phone has not heard of Bruno's write yet when she taps the last card of the same trick.
-    lea.evaluate("window.NumLive.stop()")
+    lea.evaluate(f"async () => {module('live')}.NumLive.stop()")
     for phone in (bruno, lea):
         R(phone, 5).click()
         action(phone, "flash").click()

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from scoring.models import IdempotentRequest, Round, Sheet
-from tests.e2e.conftest import new_sheet, shot, submit, wait_until
+from tests.e2e.conftest import module, new_sheet, shot, submit, wait_until
 from tests.e2e.test_offline_app import ENGINE_TIMEOUT_MS, PAGE_KEPT, RUNTIME_KEPT, engine_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -106,9 +106,8 @@ def sacha_opens_his_own_sheet(page) -> str:
     log_in(page, "sacha@example.org")
     sheet_id = new_sheet(page, "numx", ["Sacha", "Noé"])
     page.reload()  # a sheet page sends the outbox when it opens: once more, then wait until it is done
-    page.wait_for_function("() => window.NumTable !== undefined")
-    page.evaluate("() => window.NumTable.flushNow()")
-    page.wait_for_function("() => !window.NumTable.writing()")
+    page.evaluate(f"async () => {{ const {{ NumTable }} = {module('table')}; await NumTable.flushNow(); }}")
+    page.wait_for_function(f"async () => !{module('table')}.NumTable.writing()")
     return sheet_id
 
 

@@ -108,5 +108,5 @@ def test_the_logout_and_deletion_pages_guard_rounds_that_still_wait():
     for path in ("/accounts/logout/", "/me/delete/"):
         page = browser.get(path).content.decode()
         assert re.search(r"<form [^>]*data-leaving", page), path
-        assert re.search(r'<script src="/static/js/table\.js" defer></script>', page), path
+        assert re.search(r'<script type="module" src="/static/js/table\.js"></script>', page), path
         assert "Ce que ce téléphone garde pour vous" in page, path
