@@ -74,9 +74,12 @@ const pointsSaid = (n) => `= ${NumWords.number(n)} ${NumWords.plural(n, "pt", "p
 const NOT_ENTERED = new Set(["csrfmiddlewaretoken", "number", "version"]);
 export function formFields(form, submitter) {
   const out = {};
-  for (const [name, value] of new FormData(form, submitter || undefined)) {
+  for (const [name, value] of new FormData(form)) {
     if (!NOT_ENTERED.has(name) && typeof value === "string") out[name] = value;
   }
+  // The button pressed, as the form posts it ("save anyway", "won"): said here for the
+  // browsers whose FormData does not take the submitter.
+  if (submitter && submitter.name) out[submitter.name] = submitter.value;
   return out;
 }
 

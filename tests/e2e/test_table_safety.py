@@ -232,8 +232,18 @@ def test_it_removes_a_round_at_once_and_restores_it_exactly(phone, narrow_phone)
         assert Round.objects.get(sheet_id=sheet_id, number=2).data == before
 
 
-def test_it_asks_before_saving_a_round_with_nothing_entered(phone):
+# A browser whose FormData takes no submitter (Safari before 16.4): the form, not the button.
+OLD_FORMDATA = """(() => {
+  const Original = window.FormData;
+  window.FormData = class extends Original { constructor(form) { super(form); } };
+})()"""
+
+
+@pytest.mark.parametrize("formdata", ["today's", "without the submitter"])
+def test_it_asks_before_saving_a_round_with_nothing_entered(phone, formdata):
     page = phone
+    if formdata != "today's":
+        page.add_init_script(OLD_FORMDATA)
     sheet_id = new_sheet(page, "numx", ["Elya", "Sasha"])
     submit(page, page.locator("#save-round"))
     question = page.locator("#empty-question")
