@@ -283,14 +283,10 @@ def read_round(sheet: Sheet, data, lang: str) -> dict:
     """
     if not is_form_round(data):
         return data
-    form = data["form"]
     try:
-        rnd = sheet.engine.read_form(sheet.players, sheet.options, form)
+        rnd, question = sheet.engine.read_form_asking(sheet.players, sheet.options, data["form"], lang)
     except ScoringError as exc:
         raise InvalidInput(exc.messages(lang)) from None
-    question = (
-        "" if form.get("confirm_empty") == "1" else sheet.engine.empty_question(sheet.players, sheet.options, rnd, lang)
-    )
     if question:
         raise InvalidInput.one("round", "empty_round", question)
     return rnd

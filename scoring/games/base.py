@@ -832,6 +832,17 @@ class Game:
 
         return read_round(self, players, options if isinstance(options, dict) else {}, fields, complete=complete)
 
+    def read_form_asking(self, players, options, fields, lang="fr"):
+        """Return the round the entry form describes and what the pages ask before saving it ("" for nothing).
+
+        A round with nothing entered is asked about (``empty_question``) unless the form says
+        ``confirm_empty`` (« Enregistrer quand même »): the server and the device ask the same.
+        """
+        rnd = self.read_form(players, options, fields)
+        if fields.get("confirm_empty") == "1":
+            return rnd, ""
+        return rnd, self.empty_question(players, options, rnd, lang)
+
     def read_seat_form(self, players, options, seat, fields):
         """Return one player's entry from their own phone's form fields (partial is fine)."""
         from .form import read_entry

@@ -81,7 +81,7 @@ def _fields(form) -> dict:
 
 def read_int(fields, name, path, label):
     """Return the whole number typed in a field (None when empty); refuse anything else, naming the field."""
-    value = (fields.get(name) or "").strip(" \t\r\n")
+    value = (fields.get(name) or "").strip()
     if value == "":
         return None
     if _INT.fullmatch(value):

@@ -12,6 +12,8 @@ export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel
 // The parts of the page that its own modules bring: {table, phones, referee, engine}.
 const parts = {};
 export function join(name, part) { parts[name] = part; }
+// The part a page's module joined (undefined on a page without it).
+export const part = (name) => parts[name];
 // Words are said with Django's JavaScript catalogue (gettext, ngettext, interpolate), loaded
 // first on every page in the page's language (base.html; French in locale/fr/LC_MESSAGES/djangojs.po).
 
@@ -253,10 +255,11 @@ export function setUpPicker(form) {
           out.textContent = isEmpty(hand) ? "" : pointsSaid(body.rounds[0].points[name]);
           return;
         }
-        // What the engine says of this hand, in its words (points it cannot read, cards and points both…).
+        // What the engine says of this hand, in its words (points it cannot read, cards and points
+        // both…); the other hands show no points until the round reads again.
         const mine = (body.errors || []).filter((e) => e.path.startsWith(`rounds[0].entries.${name}.`) || e.path === `rounds[0].entries.${name}`);
         hand.classList.toggle("invalid", mine.length > 0);
-        if (mine.length) out.textContent = mine[0].message;
+        out.textContent = mine.length ? mine[0].message : "";
       });
     } catch (e) { /* offline: the server checks the round when it is saved */ }
   }

@@ -4,9 +4,9 @@
 // the page stays responsive while the runtime loads and while it scores.
 //
 // In:  {type: "load", pyodide: "<folder URL>", bundle: "<URL>"} once,
-//      then {type: "score", id, slug, body: "<JSON>", lang} or {type: "trick", id, slug, body: "<JSON>", lang}.
-// Out: {type: "loaded", ok, ms, error}, then {type: "scored" | "resolved", id, status, body}
-//      or {type: "scored" | "resolved", id, error}.
+//      then {type: "score" | "trick" | "read", id, slug, body: "<JSON>", lang}.
+// Out: {type: "loaded", ok, ms, error}, then {type: "scored" | "resolved" | "read", id, status, body}
+//      or {type: "scored" | "resolved" | "read", id, error}.
 
 // What scoring.api.views.ScoreView and TrickView do around the engine, in Python, so that
 // the answer is the endpoint's: the same arguments, the same errors and the same "detail".
@@ -60,10 +60,26 @@ def num_trick(slug, body, lang):
     except ScoringError as exc:
         return _error(exc.messages(lang), 400, lang)
     return json.dumps({"status": 200, "body": result}, ensure_ascii=False)
+
+
+def num_read(slug, body, lang):
+    """Return, as JSON, the round an entry form describes and what the pages ask first: what the
+    rounds endpoints read (scoring.services.read_round), for a round kept on the device before it is sent."""
+    lang = "en" if lang.startswith("en") else "fr"
+    if slug not in GAMES:
+        message = MESSAGES[lang]["unknown_game"] % {"game": slug}
+        return _error([{"path": "slug", "code": "unknown_game", "message": message}], 404, lang)
+    body = json.loads(body)
+    try:
+        rnd, question = GAMES[slug].read_form_asking(body.get("players"), body.get("options", {}), body.get("form"), lang)
+    except ScoringError as exc:
+        return _error(exc.messages(lang), 400, lang)
+    return json.dumps({"status": 200, "body": {"round": rnd, "question": question}}, ensure_ascii=False)
 `;
 
 let scoreFn = null;
 let trickFn = null;
+let readFn = null;
 let started = 0;
 let settled = false;
 
@@ -120,6 +136,7 @@ async function load(msg) {
     py.runPython(GLUE);
     scoreFn = py.globals.get("num_score");
     trickFn = py.globals.get("num_trick");
+    readFn = py.globals.get("num_read");
     loaded(true);
   } catch (err) {
     loaded(false, err);
@@ -142,4 +159,5 @@ self.addEventListener("message", (event) => {
   if (msg.type === "load") load(msg);
   else if (msg.type === "score") answer(scoreFn, "scored", msg);
   else if (msg.type === "trick") answer(trickFn, "resolved", msg);
+  else if (msg.type === "read") answer(readFn, "read", msg);
 });

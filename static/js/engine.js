@@ -12,6 +12,9 @@
 //       the trick referee (Num King): resolves with what POST /api/v1/games/{slug}/trick/
 //       answers with 200 ({winner, leads_next, active, cancelled, valid, details}), or
 //       rejects like score (`.status` 400 with `.errors`, 404 for a game without a referee).
+//   NumEngine.read(slug, players, options, form, lang)
+//       the round an entry form describes, as the rounds endpoints read it: resolves with
+//       {round, question} (question: what to ask first, "" for nothing), or rejects like score.
 // The page that may load it says where from: the data-* of its script tag (sheet.html, seat.html, edit.html).
 import { join } from "./app.js";
 
@@ -97,10 +100,11 @@ export const NumEngine = (() => {
   const score = (slug, players, options, rounds, lang) => call("score", slug, { players, options, rounds }, lang);
   const trick = (slug, players, options, plays, played, lang) =>
     call("trick", slug, { players, options, plays, played }, lang);
+  const read = (slug, players, options, form, lang) => call("read", slug, { players, options, form }, lang);
 
   const idle = () => (window.requestIdleCallback ? requestIdleCallback(start, { timeout: 3000 }) : setTimeout(start, 200));
   if (document.readyState === "complete") idle();
   else window.addEventListener("load", idle, { once: true });
-  return { ready, isReady: () => loaded, score, trick };
+  return { ready, isReady: () => loaded, score, trick, read };
 })();
 join("engine", NumEngine);

@@ -1,8 +1,7 @@
 // The round in progress, shared by the table's phones: a player's own entry form, and the
 // sheet's phone seeing the entries arrive.
-import { $, $$, formFields, join, setUpCounts, setUpMain, setUpPicker, setUpSteppers } from "./app.js";
+import { $, $$, formFields, join, part, setUpCounts, setUpMain, setUpPicker, setUpSteppers } from "./app.js";
 import { NumLive } from "./live.js";
-import { NumTable } from "./table.js";
 import { NumWords } from "./words.js";
 
 export const NumPhones = (() => {
@@ -112,12 +111,13 @@ export const NumPhones = (() => {
     $$(".seat-url", root).forEach((i) => i.addEventListener("focus", () => i.select()));
     const board = $("#board", document);
     const id = sheetId();
-    if (!board || !id || !$("#sheet-data")) return;
+    const table = part("table");  // the sheet's phone's (table.js, loaded by the sheet page)
+    if (!board || !id || !table || !$("#sheet-data")) return;
     NumLive.follow({
       url: `/api/v1/sheets/${id}/events/`,
       version: board.dataset.version,
       onChange: async () => {
-        await NumTable.refreshLive();
+        await table.refreshLive();
         return Number(($("#board") || {}).dataset?.version || 0);
       },
       poll: async () => {
@@ -198,7 +198,7 @@ export const NumPhones = (() => {
     else setUpSheetPage(root);
   }
   // The page shown afresh as the server now has it: a player's own phone, or the sheet's (table.js).
-  const refresh = () => (location.pathname.startsWith("/p/") ? refreshSeat() : NumTable.refreshLive());
+  const refresh = () => (location.pathname.startsWith("/p/") ? refreshSeat() : part("table").refreshLive());
   return { setUpPage, refresh };
 })();
 join("phones", NumPhones);

@@ -9,7 +9,9 @@ const SHELL = `num-shell-${CONFIG.version}`;  // the app shell, fetched on insta
 const STATIC = `num-static-${CONFIG.version}`;  // other static files, as they are asked for
 const PYODIDE = `num-pyodide-${CONFIG.pyodideVersion}`;  // the Python runtime: kept across deployments
 const ENGINE = `num-engine-${CONFIG.engine.replace(/^.*\/|\.json$/g, "")}`;  // the engines' source, by content hash
-const PAGES = "num-pages-2";  // pages this device opened, each saying whom it was made for: kept across deployments
+const PAGES = "num-pages-3";  // pages this device opened, each saying whom it was made for: kept across deployments
+// (3: the pages load their scripts as ES modules; a page kept before would load the modules that
+// stand in for its older scripts as classic ones, and break offline: those copies are dropped.)
 const PREFS = "num-prefs-1";  // the manifest, and the language of the last page shown
 const LANG_KEY = "/offline/lang";
 // Whom the pages are made for (scoring/device.py): each page's answer names the identities its

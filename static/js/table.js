@@ -373,16 +373,32 @@ export const NumTable = (() => {
     // `noun`: the game's word for a row, for the pages that list the rounds waiting (static/js/device.js).
     // `players`: the sheet's, to name the round on the pages that list what waits (static/js/device.js).
     const entry = { key: draft.key, sheet: data.id, number, noun: NumWords.noun(), players: data.players, body: round, created_at: Date.now(), state: "waiting", error: null };
-    // Rounds already waiting go first: this one waits behind them.
-    if (!navigator.onLine || (await mine()).some(waiting)) { await queue(entry); return; }
+    // Rounds already waiting go first: this one waits behind them, read first as the server will.
+    if (!navigator.onLine || (await mine()).some(waiting)) { if (await readHere(round)) await queue(entry); return; }
     let resp;
     try {
       resp = await fetch(data.urls.rounds, { method: "POST", headers: headers(draft.key), credentials: "same-origin", body: JSON.stringify({ ...round, number }) });
-    } catch (e) { await queue(entry); return; }
+    } catch (e) { if (await readHere(round)) await queue(entry); return; }
     if (resp.status >= 500) { await queue(entry, { status: resp.status }); return; }
     if (resp.ok) { dropDraft(number); await refresh({ url: data.urls.page, scroll: true }); return; }
     const body = await resp.json().catch(() => ({}));
     refused(resp.status, body, readFields());
+  }
+
+  // A round that waits for the network is read by the in-page engine first, as the rounds
+  // endpoint will read it: what it cannot read is said now, and an empty round asked about
+  // ("save anyway?"), before it waits. Without the engine it waits as typed, and the server
+  // says it when it is sent. True when the round may wait.
+  async function readHere(round) {
+    if (!NumEngine.isReady()) return true;
+    try {
+      const { question } = await NumEngine.read(data.game, data.players, data.options, round.form, data.lang);
+      if (question) { clearNotice(); ask(question); return false; }
+      return true;
+    } catch (e) {
+      if (e.errors) { showErrors(e.errors); return false; }
+      return true;  // the engine failed: the server reads it when it is sent
+    }
   }
 
   async function saveEdit(round) {

@@ -83,6 +83,10 @@ def _form_paths(body) -> list[str]:
 
 
 def _in_a_form(path: str, forms: list[str]) -> bool:
+    """Tell whether an error's path is in what a round given as its form was read into (its entries, its
+    own fields), not in the form's fields themselves (text, which the schema states) nor the request's."""
+    if path.startswith("form") or path in ("number", "If-Match", "Idempotency-Key"):
+        return False
     return any(form == "" or path == form or path.startswith(form + ".") for form in forms)
 
 

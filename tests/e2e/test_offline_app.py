@@ -224,7 +224,7 @@ RUNTIME_KEPT = """() => caches.keys().then(async (names) => {
   return files === 5 && (await (await caches.open(engine)).keys()).length === 1;
 })"""
 
-PAGE_KEPT = """([path, text]) => caches.match(path, { cacheName: "num-pages-2" })
+PAGE_KEPT = """([path, text]) => caches.match(path, { cacheName: "num-pages-3" })
   .then((r) => (r ? r.text() : null)).then((html) => html !== null && html.includes(text))"""
 
 
@@ -455,7 +455,7 @@ def test_it_opens_a_known_sheet_and_scores_without_network(phone):
     # The new page is stored once its answer has gone by: wait for the copy with the round.
     wait_until(page, PAGE_KEPT, [f"/sheets/{sheet_id}/", '<details class="cell">'])
     cached = page.evaluate(CACHED)
-    pages = cached["num-pages-2"]
+    pages = cached["num-pages-3"]
     assert set(pages) <= {"/", f"/sheets/{sheet_id}/"} and f"/sheets/{sheet_id}/" in pages
     everything = [path for paths in cached.values() for path in paths]
     assert not [p for p in everything if p.startswith("/api/") or p.endswith("/rounds/")]
@@ -584,3 +584,29 @@ def test_a_num_king_round_waiting_for_the_network_keeps_the_next_rounds_deal_aft
     expect(page.locator("#deal")).to_have_text("🃏 2 cartes par joueur")
     assert totals(page) == [13, 22]
     page.context.set_offline(False)
+
+
+def test_offline_the_device_reads_a_round_before_it_waits_as_the_server_will(phone):
+    """Without network, the in-page engine reads the entry form as the rounds endpoint will: points
+    it cannot read are said at once, and a round with nothing entered is asked about first."""
+    page = phone
+    sheet_id = new_sheet(page, "numx", ["Elya", "Sasha"])
+    offline_ready(page, sheet_id)
+    page.locator("#points-0").fill("1O")
+    page.locator("#points-1").fill("4")
+    submit(page, page.locator("#save-round"))
+    expect(page.locator("#form-errors")).to_contain_text("Elya : « 1O » n'est pas un nombre entier.")
+    expect(page.locator("tr.pending")).to_have_count(0)
+    page.locator("#points-0").fill("")
+    page.locator("#points-1").fill("")
+    submit(page, page.locator("#save-round"))
+    expect(page.locator("#empty-question")).to_contain_text("Aucune carte saisie — enregistrer quand même ?")
+    expect(page.locator("tr.pending")).to_have_count(0)
+    submit(page, page.locator("#confirm-empty"))
+    expect(page.locator("tr.pending")).to_have_count(1)
+    expect(page.locator("tr.pending")).to_contain_text("en attente de réseau")
+    page.context.set_offline(False)
+    expect(page.locator("tr.pending")).to_have_count(0, timeout=15000)
+    from scoring.models import Round
+
+    assert Round.objects.get(sheet_id=sheet_id).data == {"entries": {"Elya": {"cards": []}, "Sasha": {"cards": []}}}

@@ -155,3 +155,17 @@ def test_the_engine_says_what_the_pages_ask_before_an_empty_round():
     assert game.empty_question(["Léa", "Tom"], {}, half, "en") == "No cards entered for Léa — save anyway?"
     full = read("numx", ["Léa", "Tom"], {"points-0": "1", "points-1": "3"})
     assert game.empty_question(["Léa", "Tom"], {}, full, "en") == ""
+
+
+def test_the_form_says_save_anyway_and_the_engine_asks_nothing_more():
+    game = GAMES["numx"]
+    empty = {"cards-0": "", "cards-1": ""}
+    assert game.read_form_asking(["Léa", "Tom"], {}, empty, "en")[1] == "No cards entered — save anyway?"
+    rnd, question = game.read_form_asking(["Léa", "Tom"], {}, {**empty, "confirm_empty": "1"}, "en")
+    assert question == "" and rnd == {"entries": {"Léa": {"cards": []}, "Tom": {"cards": []}}}
+
+
+def test_a_number_typed_with_non_breaking_spaces_around_is_read():
+    assert read("numx", ["Léa", "Tom"], {"points-0": "\u00a03\u00a0", "points-1": "\u2212 4".replace(" ", "")}) == {
+        "entries": {"Léa": {"points": 3}, "Tom": {"points": -4}}
+    }
