@@ -30,51 +30,49 @@ def _error(errors, status, lang):
     return json.dumps({"status": status, "body": {"detail": detail, "errors": errors}}, ensure_ascii=False)
 
 
-def num_score(slug, body, lang):
-    """Return, as JSON, the status and body POST /api/v1/games/{slug}/score/ answers."""
+def _answer(slug, lang, work, referee=False):
+    """Return, as JSON, the status and body the endpoint answers: \`work(game, lang)\`'s result (200),
+    the engine's refusal (400), or an unknown game (404; \`referee\`: a game without one too)."""
     lang = "en" if lang.startswith("en") else "fr"
     if slug not in GAMES:
         message = MESSAGES[lang]["unknown_game"] % {"game": slug}
         return _error([{"path": "slug", "code": "unknown_game", "message": message}], 404, lang)
-    body = json.loads(body)
+    if referee and not GAMES[slug].referee:
+        return _error([{"path": "", "code": "not_found", "message": MESSAGES[lang]["not_found"]}], 404, lang)
     try:
-        result = GAMES[slug].score(body.get("players"), body.get("options", {}), body.get("rounds", []), lang)
+        result = work(GAMES[slug], lang)
     except ScoringError as exc:
         return _error(exc.messages(lang), 400, lang)
     return json.dumps({"status": 200, "body": result}, ensure_ascii=False)
+
+
+def num_score(slug, body, lang):
+    """POST /api/v1/games/{slug}/score/."""
+    b = json.loads(body)
+    return _answer(slug, lang, lambda game, lang: game.score(b.get("players"), b.get("options", {}), b.get("rounds", []), lang))
 
 
 def num_trick(slug, body, lang):
-    """Return, as JSON, the status and body POST /api/v1/games/{slug}/trick/ answers (the referee)."""
-    lang = "en" if lang.startswith("en") else "fr"
-    if slug not in GAMES:
-        message = MESSAGES[lang]["unknown_game"] % {"game": slug}
-        return _error([{"path": "slug", "code": "unknown_game", "message": message}], 404, lang)
-    if not GAMES[slug].referee:
-        return _error([{"path": "", "code": "not_found", "message": MESSAGES[lang]["not_found"]}], 404, lang)
-    body = json.loads(body)
-    try:
-        result = GAMES[slug].trick(
-            body.get("players"), body.get("options", {}), body.get("plays"), body.get("played"), lang
-        )
-    except ScoringError as exc:
-        return _error(exc.messages(lang), 400, lang)
-    return json.dumps({"status": 200, "body": result}, ensure_ascii=False)
+    """POST /api/v1/games/{slug}/trick/ (the referee)."""
+    b = json.loads(body)
+    return _answer(
+        slug,
+        lang,
+        lambda game, lang: game.trick(b.get("players"), b.get("options", {}), b.get("plays"), b.get("played"), lang),
+        referee=True,
+    )
 
 
 def num_read(slug, body, lang):
-    """Return, as JSON, the round an entry form describes and what the pages ask first: what the
-    rounds endpoints read (scoring.services.read_round), for a round kept on the device before it is sent."""
-    lang = "en" if lang.startswith("en") else "fr"
-    if slug not in GAMES:
-        message = MESSAGES[lang]["unknown_game"] % {"game": slug}
-        return _error([{"path": "slug", "code": "unknown_game", "message": message}], 404, lang)
-    body = json.loads(body)
-    try:
-        rnd, question = GAMES[slug].read_form_asking(body.get("players"), body.get("options", {}), body.get("form"), lang)
-    except ScoringError as exc:
-        return _error(exc.messages(lang), 400, lang)
-    return json.dumps({"status": 200, "body": {"round": rnd, "question": question}}, ensure_ascii=False)
+    """The round an entry form describes and what the pages ask first, as the rounds endpoints read it
+    (scoring.services.read_round): for a round kept on the device before it is sent."""
+    b = json.loads(body)
+
+    def read(game, lang):
+        rnd, question = game.read_form_asking(b.get("players"), b.get("options", {}), b.get("form"), lang)
+        return {"round": rnd, "question": question}
+
+    return _answer(slug, lang, read)
 `;
 
 let scoreFn = null;
