@@ -74,6 +74,8 @@ export const NumPhones = (() => {
       status.classList.toggle("error", !resp.ok);
       if (resp.ok) {
         lateEntry = null;
+        // What this form holds now, the table has: it is no longer "typed here and not sent".
+        if (!body) startValues.set(form, formValues(form));
         status.textContent = gettext("✓ The table has your entry.");
         return;
       }
@@ -100,9 +102,7 @@ export const NumPhones = (() => {
     retry();
     offerLate(form);
     // What the server rendered: anything else in the form was typed here and not sent yet.
-    const start = {};
-    $$("input, select, textarea", form).forEach((el) => { if (el.name) start[el.name] = el.type === "checkbox" ? el.checked : el.value; });
-    startValues.set(form, start);
+    startValues.set(form, formValues(form));
   }
 
   // The sheet's phone: it follows the sheet as the other phones change it (static/js/live.js):
@@ -144,6 +144,12 @@ export const NumPhones = (() => {
       },
     });
   }
+
+  const formValues = (form) => {
+    const values = {};
+    $$("input, select, textarea", form).forEach((el) => { if (el.name) values[el.name] = el.type === "checkbox" ? el.checked : el.value; });
+    return values;
+  };
 
   function typedValues(form) {
     const start = form && startValues.get(form);

@@ -188,3 +188,10 @@ def test_a_player_counts_their_own_cards_on_their_phone(phone_at, width, lang): 
     expect(creator.locator("#numeric-1")).to_have_value("2")
     expect(creator.locator("#specials-1")).to_have_value("1")
     expect(creator.locator("#live-1")).to_have_text("= 4 pts")
+    # The round is saved on the sheet's phone: Marc's phone moves to the next round by itself, and
+    # does not say that what he sent was not counted (it was: 4 points).
+    submit(creator, creator.locator("#save-round"))
+    expect(marc.locator("#seat-form input[name=number]")).to_have_value("2")
+    expect(marc.locator("#numeric-1")).to_have_value("")
+    expect(marc.locator("#seat-status")).to_have_text("")
+    assert totals(creator)[1] == 4
