@@ -50,7 +50,10 @@ GAME_RULES = {
     "field_required": "a field the game or mode needs (Num King's bid and tricks, the cooperative game's placed)",
     "entries_not_allowed": "entries in the cooperative mode (one result for the table)",
     "entries_type": "no entries in Versus (the cooperative game's rounds have none)",
-    "invalid_character": "a NUL in a player's or a team's name used as a key (entries, teams): a name, as in `players`",
+    "invalid_character": (
+        "a NUL in a player's or a team's name used as a key (entries, teams): a name, as in `players`; "
+        "or in a form's field name"
+    ),
     "field_unknown": "a field of another game or mode (the sheet's game decides; a card's field for its kind)",
     "counts_mixed": "counted cards mixed with cards or points",
     "counts_competition": "counted cards under competition scoring",
@@ -213,7 +216,8 @@ def game_slug(game) -> dict:
 # A round given as its entry form's fields, as the pages post them (scoring/games/form.py reads them).
 FORM_SCHEMA = {
     "type": "object",
-    "additionalProperties": {"type": "string"},
+    # Text without NUL, as every string of a body (a field's name: the engine's to refuse, GAME_RULES).
+    "additionalProperties": {"type": "string", "pattern": "^[^\\x00]*$"},
     "description": (
         "The entry form's fields as the page posts them: text by field name (`points-0`, `cards-1` as JSON, "
         "`bid-2`, `numeric-0`, `declarer`, `confirm_empty`…; fields are named by seat). The engine reads "
