@@ -10,16 +10,21 @@ from django.utils.translation import get_language
 
 from scoring.games import names
 from scoring.games.base import ScoringError
-from scoring.games.form import read_int
+from scoring.games.form import read_number
 from scoring.services import InvalidInput
+
+
+def _read(read, *args, **kwargs):
+    """Return what the engine reads from a form; its refusal as the pages' InvalidInput, in the request's language."""
+    try:
+        return read(*args, **kwargs)
+    except ScoringError as exc:
+        raise InvalidInput(exc.messages(get_language())) from None
 
 
 def _int(value: str, path: str, label: str):
     """Return the whole number typed in a field (None when empty); refuse anything else, naming the field."""
-    try:
-        return read_int({"value": value or ""}, "value", path, label)
-    except ScoringError as exc:
-        raise InvalidInput(exc.messages(get_language())) from None
+    return _read(read_number, value, path, label)
 
 
 def sheet_options(post, game: dict) -> dict:
@@ -68,10 +73,7 @@ def round_data(post, sheet, *, complete: bool = True) -> dict:
     With ``complete``, a bid or tricks left empty is refused, naming the player (an empty
     stepper is not a 0); a round in progress (``complete=False``) may leave them empty.
     """
-    try:
-        return sheet.engine.read_form(sheet.players, sheet.options, posted_form(post), complete=complete)
-    except ScoringError as exc:
-        raise InvalidInput(exc.messages(get_language())) from None
+    return _read(sheet.engine.read_form, sheet.players, sheet.options, posted_form(post), complete=complete)
 
 
 def form_values(sheet, data: dict | None) -> dict:
@@ -121,7 +123,4 @@ def posted_values(sheet, post) -> dict:
 
 def seat_entry(post, sheet, seat: int) -> dict:
     """Return one player's entry from their own phone's form: partial is fine (a bid before the tricks)."""
-    try:
-        return sheet.engine.read_seat_form(sheet.players, sheet.options, seat, posted_form(post))
-    except ScoringError as exc:
-        raise InvalidInput(exc.messages(get_language())) from None
+    return _read(sheet.engine.read_seat_form, sheet.players, sheet.options, seat, posted_form(post))

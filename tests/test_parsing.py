@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.fuzzing import examples
-from web.parsing import JSONRefused, load_json, looks_like_int, nesting_depth, parse_int, same_token
+from web.parsing import JSONRefused, load_json, nesting_depth, parse_int, same_token
 
 
 @pytest.mark.parametrize(
@@ -39,11 +39,6 @@ def test_it_reads_only_ascii_digits(text, expected):
 )
 def test_it_reads_a_sign_when_asked(text, expected):
     assert parse_int(text, signed=True) == expected
-
-
-def test_it_tells_a_number_too_large_from_text():
-    assert looks_like_int("9" * 5000) and looks_like_int("-12345678901")
-    assert not looks_like_int("\u00b2") and not looks_like_int("douze")
 
 
 @pytest.mark.parametrize(

@@ -37,11 +37,6 @@ def parse_int(text, *, max_digits: int = 9, signed: bool = False) -> int | None:
     return -int(digits) if digits != text else int(digits)
 
 
-def looks_like_int(text) -> bool:
-    """Tell whether ``text`` is ASCII digits with an optional sign, however many (to tell "too large" from "not a number")."""
-    return isinstance(text, str) and _SIGNED.fullmatch(text.strip(" \t\r\n")) is not None
-
-
 class JSONRefused(ValueError):
     """JSON text we do not read: ``code`` is "invalid", "too_deep" or "bad_character"; ``path`` says where."""
 

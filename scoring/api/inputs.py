@@ -92,6 +92,8 @@ class Envelope(serializers.Serializer):
     rest_schema = None
     # The body's keys and values depend on the sheet's game (documented as any of the games' shapes).
     per_game = True
+    # The engine's part may come as the entry form posts it instead: {"form": {field: text}} (and `number`).
+    takes_form = False
 
     def validate_empty_values(self, data):
         if data is None:  # a JSON null is no more an object than a list is
@@ -133,9 +135,19 @@ class Envelope(serializers.Serializer):
     @classmethod
     def json_schema(cls, game=None) -> dict:
         """Return the body's JSON Schema: for one game, or (no game, a sheet's write) any of the games'."""
-        if game is not None or not cls.per_game:
+        if not cls.per_game or (game is not None and not cls.takes_form):
             return cls.shape(game)
-        return {"anyOf": [cls.shape(g) for g in GAMES.values()]}
+        games = [game] if game is not None else GAMES.values()
+        return {"anyOf": [*(cls.shape(g) for g in games), *cls.form_shapes()]}
+
+    @classmethod
+    def form_shapes(cls) -> list:
+        """Return the body given as the entry form (`{"form": …}`, with `number` where the body has one), if it may be."""
+        if not cls.takes_form:
+            return []
+        fields = cls().fields
+        number = {"number": fields["number"].value_schema(None)} if "number" in fields else {}
+        return [shapes.closed({"form": shapes.FORM_SCHEMA, **number}, ["form"])]
 
 
 class ScoreBody(Envelope):
@@ -171,11 +183,7 @@ class RoundBody(Envelope):
     refused_path = "round"
     open = True
     rest_schema = staticmethod(shapes.round_schema)
-
-    @classmethod
-    def json_schema(cls, game=None) -> dict:
-        games = [game] if game is not None else GAMES.values()
-        return {"anyOf": [*(cls.shape(g) for g in games), shapes.FORM_ROUND]}
+    takes_form = True
 
 
 class RoundAddBody(Envelope):
@@ -184,6 +192,7 @@ class RoundAddBody(Envelope):
 
     open = True
     rest_schema = staticmethod(shapes.round_schema)
+    takes_form = True
     number = RoundNumber()
     from_draft = Value({"type": "boolean", "enum": [True]}, needed=True)
 
@@ -199,8 +208,7 @@ class RoundAddBody(Envelope):
         games = [game] if game is not None else GAMES.values()
         rounds = [cls.shape(g, names={"number"}) for g in games]
         alone = {name: fields[name].value_schema(None) for name in ("from_draft", "number")}
-        form = {"form": shapes.FORM_SCHEMA, "number": alone["number"]}
-        return {"anyOf": [*rounds, shapes.closed(form, ["form"]), shapes.closed(alone, ["from_draft"])]}
+        return {"anyOf": [*rounds, *cls.form_shapes(), shapes.closed(alone, ["from_draft"])]}
 
 
 class DraftBody(Envelope):
@@ -224,13 +232,8 @@ class DraftEntryBody(Envelope):
 
     open = True
     rest_schema = staticmethod(shapes.entry_schema)
+    takes_form = True
     number = RoundNumber()
-
-    @classmethod
-    def json_schema(cls, game=None) -> dict:
-        games = [game] if game is not None else GAMES.values()
-        form = {"form": shapes.FORM_SCHEMA, "number": cls().fields["number"].value_schema(None)}
-        return {"anyOf": [*(cls.shape(g) for g in games), shapes.closed(form, ["form"])]}
 
 
 def parsed(body_class: type[Envelope], data) -> dict:

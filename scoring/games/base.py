@@ -4,90 +4,18 @@ Plain Python: no Django here, the engines must run anywhere (tests, bench, API).
 """
 
 import json
-from dataclasses import dataclass, field
 from typing import ClassVar
 
 from . import names as _names
+from .form import is_form_round, read_entry, read_round
 from .i18n import N_, Nn_, _, card_picker, in_languages, n_, ordinal, pN_, t
 from .names import MAX_NAME, NameRefused, clean_name, name_key, names_are_kept
+from .problems import Issue, Problems, ScoringError, render, shown
 
 MAX_ROUNDS_PER_REQUEST = 500  # rounds one call of the engine scores: bounds the work of one request
 TYPED_MIN, TYPED_MAX = -1000, 1000
 # The values a numeric card takes, lowest and highest, in every deck of the family.
 VALUES = (0, 16)
-
-
-@dataclass(frozen=True)
-class Issue:
-    """One problem found in the input: where it is, what it is, and the facts to say it."""
-
-    path: str
-    code: str
-    params: dict = field(default_factory=dict)
-
-    def message(self, lang="fr"):
-        """Return the issue as plain words in ``lang``."""
-        return t(self.code, lang, **{k: render(v, lang) for k, v in self.params.items()})
-
-
-class ScoringError(Exception):
-    """Raised when the input cannot be scored; ``errors`` lists every problem found."""
-
-    def __init__(self, errors):
-        self.errors = list(errors)
-        super().__init__("; ".join(f"{e.path}: {e.message('en')}" for e in self.errors))
-
-    def messages(self, lang="fr"):
-        """Return the problems as [{"path", "code", "message"}] with messages in ``lang``."""
-        return [{"path": e.path, "code": e.code, "message": e.message(lang)} for e in self.errors]
-
-
-def render(value, lang):
-    """Return a parameter of a message as text in ``lang``."""
-    if hasattr(value, "render"):
-        return value.render(lang)
-    if isinstance(value, (list, tuple)):
-        return ", ".join(render(v, lang) for v in value)
-    if isinstance(value, str):
-        return value
-    return shown(value)
-
-
-def shown(value, limit=40):
-    """Return a short printable form of any input value (for messages about bad input)."""
-    if isinstance(value, bool):
-        text = "true" if value else "false"
-    elif value is None:
-        text = "null"
-    elif isinstance(value, str):
-        text = value
-    else:
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-class Problems:
-    """Collect issues while validating, then raise them all at once."""
-
-    __slots__ = ("issues",)
-
-    def __init__(self):
-        self.issues = []
-
-    def add(self, path, code, **params):
-        """Record one issue."""
-        self.issues.append(Issue(path, code, params))
-
-    def __bool__(self):
-        return bool(self.issues)
-
-    def __len__(self):
-        return len(self.issues)
-
-    def raise_if_any(self):
-        """Raise ScoringError if any issue was recorded."""
-        if self.issues:
-            raise ScoringError(self.issues)
 
 
 def is_int(value):
@@ -828,8 +756,6 @@ class Game:
 
     def read_form(self, players, options, fields, *, complete=True):
         """Return the round the entry form's fields describe (form.py); raise ScoringError, paths of the round."""
-        from .form import read_round
-
         return read_round(self, players, options if isinstance(options, dict) else {}, fields, complete=complete)
 
     def read_form_asking(self, players, options, fields, lang="fr"):
@@ -845,14 +771,10 @@ class Game:
 
     def read_seat_form(self, players, options, seat, fields):
         """Return one player's entry from their own phone's form fields (partial is fine)."""
-        from .form import read_entry
-
         return read_entry(self, players, options if isinstance(options, dict) else {}, seat, fields)
 
     def _read_forms(self, players, opts, rounds, problems):
         """Return ``rounds`` with each round given as its entry form (``{"form": …}``) read as a round."""
-        from .form import is_form_round
-
         if not any(is_form_round(rnd) for rnd in rounds):
             return rounds
         read = []

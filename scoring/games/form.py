@@ -12,8 +12,8 @@ Plain Python like the engines: no Django.
 import json
 import re
 
-from .base import Issue, ScoringError, shown
 from .i18n import N_, _, pN_
+from .problems import Issue, ScoringError, shown
 
 # The most digits a typed number may have (a larger one is "too large", not "not a number").
 MAX_DIGITS = 9
@@ -80,8 +80,13 @@ def _fields(form) -> dict:
 
 
 def read_int(fields, name, path, label):
-    """Return the whole number typed in a field (None when empty); refuse anything else, naming the field."""
-    value = (fields.get(name) or "").strip()
+    """Return the whole number typed in the field ``name`` (None when empty); refuse anything else, naming it."""
+    return read_number(fields.get(name), path, label)
+
+
+def read_number(text, path, label):
+    """Return the whole number ``text`` spells (None when empty); refuse anything else, naming the field."""
+    value = (text or "").strip()
     if value == "":
         return None
     if _INT.fullmatch(value):
